@@ -1,0 +1,106 @@
+"""The interface both rules engines share, so the service, the bots and tournaments treat them alike.
+
+Modelled on python-chess and OpenSpiel: a small state object that knows whose turn it is, lists the
+legal actions, applies one, and produces a per-seat *view* — what that seat may know, never the state
+itself. Actions are plain dicts in exactly the JSON shape of the public API
+(``{"action": "play", "card": "JS", "suit": "H"}``), so a legal action can be posted back as it is.
+
+Randomness only enters through :meth:`GameState.deal`, which is handed the deal's secret seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Self
+
+Action = dict[str, Any]
+
+
+class InvalidAction(ValueError):
+    """The action is malformed: unknown action name, unknown card code, wrong field types."""
+
+
+class IllegalMove(ValueError):
+    """A well-formed action the rules do not allow now; ``reason`` is a sentence for the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class InvalidLayout(ValueError):
+    """An explicit layout that is not a valid partition of the deck (or grid) for this game."""
+
+
+class InvalidOptions(ValueError):
+    """House-rule options that are unknown or out of range; the message names the option and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``data`` is public; ``private`` is seen only by ``seat`` (drawn cards)."""
+
+    type: str
+    seat: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    private: dict[str, Any] | None = None
+
+    def for_viewer(self, viewer: int | None) -> dict[str, Any]:
+        """The event as ``viewer`` (a seat, or ``None`` for a spectator) may see it."""
+        data = dict(self.data)
+        if self.private and viewer is not None and viewer == self.seat:
+            data.update(self.private)
+        return {"type": self.type, "seat": self.seat, "data": data}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole event, private part included, for the server-side log."""
+        return {"type": self.type, "seat": self.seat, "data": self.data, "private": self.private}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Event:
+        return cls(
+            data["type"], data.get("seat"), dict(data.get("data") or {}), data.get("private")
+        )
+
+
+class GameState(Protocol):
+    """What the service needs from a game. Both engines implement it."""
+
+    game: str  # "shedding" or "abbott"
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose action is expected now; ``None`` while waiting for a deal or when over."""
+
+    @property
+    def needs_deal(self) -> bool:
+        """True before the first deal and between deals / hands of a match that is not over."""
+
+    @property
+    def is_over(self) -> bool:
+        """True when the whole match (all deals, or the game to its target) is finished."""
+
+    def deal(self, seed: bytes, layout: Mapping[str, Any] | None = None) -> list[Event]:
+        """Start the next deal (or hand) from the secret ``seed``, or from an explicit ``layout``."""
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to move may take now (empty when nobody is to move)."""
+
+    def apply(self, action: Mapping[str, Any]) -> list[Event]:
+        """Apply the action of the seat to move; raise InvalidAction / IllegalMove and change nothing."""
+
+    def default_action(self) -> Action:
+        """The action a turn clock takes for the seat to move when its time runs out."""
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may know (``None``: a spectator), JSON-ready."""
+
+    def result(self) -> dict[str, Any] | None:
+        """The match result once it is over (scores, placings), else ``None``."""
+
+    def copy(self) -> Self:
+        """An independent copy, cheap enough for search."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A versioned JSON-ready form of the whole state, hidden parts included (server-side only)."""

@@ -1,0 +1,96 @@
+"""Errors as RFC 9457 problem details, from one place.
+
+Services raise :class:`ServiceError` subclasses (plain Python, no DRF) that carry the stable ``code``
+and HTTP status of API.md; DRF raises its own exceptions for parsing, authentication, permissions and
+throttling. :func:`problem_exception_handler` turns both into ``application/problem+json`` so views
+never catch anything themselves.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+
+class ServiceError(Exception):
+    """A domain error with a stable machine-readable ``code`` and an HTTP ``status``."""
+
+    status: int = 400
+    code: str = "bad_request"
+
+    def __init__(self, detail: str, *, retry_after: int | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.retry_after = retry_after
+
+
+def problem_type(code: str) -> str:
+    return f"urn:switch:problem:{code}"
+
+
+def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": problem_type(code),
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+
+
+def _field_errors(detail: Any) -> dict[str, list[str]]:
+    if isinstance(detail, dict):
+        return {
+            field: [str(m) for m in (messages if isinstance(messages, list) else [messages])]
+            for field, messages in detail.items()
+        }
+    messages = detail if isinstance(detail, list) else [detail]
+    return {"non_field_errors": [str(m) for m in messages]}
+
+
+def problem_response(
+    status: int, code: str, detail: str, *, retry_after: int | None = None, **extra: Any
+) -> Response:
+    response = Response(
+        problem_body(status, code, detail, **extra),
+        status=status,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's ``EXCEPTION_HANDLER``: every error the API returns goes through here."""
+    if isinstance(exc, ServiceError):
+        return problem_response(exc.status, exc.code, exc.detail, retry_after=exc.retry_after)
+
+    response = exception_handler(exc, context)  # maps Http404 and Django's PermissionDenied too
+    if response is None:
+        return None  # a genuine bug: let Django log it and answer 500
+    if isinstance(exc, exceptions.ValidationError):
+        return problem_response(
+            response.status_code,
+            "invalid",
+            "The request has invalid fields.",
+            errors=_field_errors(exc.detail),
+        )
+    if isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else exc.default_code
+        retry_after = response.headers.get("Retry-After")
+        return problem_response(
+            response.status_code,
+            code,
+            str(exc.detail),
+            retry_after=int(retry_after) if retry_after else None,
+        )
+    return response

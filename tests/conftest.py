@@ -1,0 +1,27 @@
+"""Fixtures shared by every layer of the suite."""
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.conf import settings
+
+from switchsite.celery import app as celery_app
+
+IN_CI = os.environ.get("CI") == "true"
+
+
+@pytest.fixture
+def celery_worker() -> Iterator[None]:
+    """A real Celery worker (in a thread) consuming from the configured broker.
+
+    Without a broker the test is skipped on a developer's machine, and fails in CI, where the broker
+    path must be exercised on every run.
+    """
+    if not settings.CELERY_BROKER_URL:
+        if IN_CI:
+            pytest.fail("CI=true but CELERY_BROKER_URL is not set: the broker path is untested")
+        pytest.skip("no broker configured (set CELERY_BROKER_URL to run worker tests)")
+    with start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        yield

@@ -1,0 +1,1 @@
+"""Club tournaments: registration, seating, rounds, scoring and standings."""
