@@ -1,0 +1,82 @@
+"""Player ratings: a thin wrapper over openskill's Plackett-Luce model.
+
+One rating per player id, updated once per finished match. Each match is a list of teams — one
+player per team, except Abbott's Switch alliances, which are two-player teams — and each team's
+finishing rank (1 is first; equal ranks are a tie). After a correction the ratings are recomputed
+from scratch by replaying every match in date order, because a rating depends on the whole history.
+
+``ordinal`` is openskill's conservative estimate ``mu − 3·sigma``: the number to sort a ladder by.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+PlayerId = Hashable
+
+MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    """A finished match: teams of player ids and each team's finishing rank (ties share a rank)."""
+
+    teams: Sequence[Sequence[PlayerId]]
+    ranks: Sequence[int]
+
+    def __post_init__(self) -> None:
+        if len(self.teams) != len(self.ranks):
+            raise ValueError(f"{len(self.teams)} teams but {len(self.ranks)} ranks")
+        players = [player for team in self.teams for player in team]
+        if len(set(players)) != len(players):
+            raise ValueError("a player appears twice in one match")
+        if any(not team for team in self.teams):
+            raise ValueError("a team has no players")
+
+
+def initial_rating() -> Rating:
+    return _plain(MODEL.rating())
+
+
+def rate_match(match: RatedMatch, ratings: Mapping[PlayerId, Rating]) -> dict[PlayerId, Rating]:
+    """The new ratings of the match's players (unrated players start from the model's default).
+
+    A match with fewer than two teams teaches nothing and leaves its players' ratings as they were.
+    """
+    current = {
+        player: ratings.get(player, initial_rating()) for team in match.teams for player in team
+    }
+    if len(match.teams) < 2:
+        return current
+    teams = [
+        [MODEL.rating(mu=current[p].mu, sigma=current[p].sigma) for p in team]
+        for team in match.teams
+    ]
+    updated = MODEL.rate(teams, ranks=[float(rank) for rank in match.ranks])
+    return {
+        player: _plain(rating)
+        for team, new_team in zip(match.teams, updated, strict=True)
+        for player, rating in zip(team, new_team, strict=True)
+    }
+
+
+def recompute_ratings(matches: Iterable[RatedMatch]) -> dict[PlayerId, Rating]:
+    """Every player's rating after replaying ``matches``, which must be in date order."""
+    ratings: dict[PlayerId, Rating] = {}
+    for match in matches:
+        ratings.update(rate_match(match, ratings))
+    return ratings
+
+
+def _plain(rating: PlackettLuceRating) -> Rating:
+    return Rating(mu=rating.mu, sigma=rating.sigma, ordinal=rating.ordinal())
