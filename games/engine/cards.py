@@ -35,6 +35,12 @@ SUIT_OF: tuple[int, ...] = (*(c & 3 for c in STANDARD_CARDS), NO_SUIT, NO_SUIT)
 
 _CARD_BY_CODE: dict[str, int] = {code: card for card, code in enumerate(CARD_CODES)}
 
+# Every card of the same rank as a card (itself included; the two jokers together).
+SAME_RANK: tuple[frozenset[int], ...] = tuple(
+    frozenset(other for other in range(len(CARD_CODES)) if RANK_OF[other] == RANK_OF[c])
+    for c in range(len(CARD_CODES))
+)
+
 
 class InvalidCard(ValueError):
     """A card code that names no card."""

@@ -1,0 +1,5 @@
+"""The shedding Switch rules engine: pure Python, no Django, randomness only from a DealRng.
+
+``rulesets`` (options, presets, ``create_game``), ``shedding`` (the game state), ``scoring`` (the
+French tally and placements), ``cards`` and ``rng`` (shared with Abbott's engine), ``protocol``.
+"""

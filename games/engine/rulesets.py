@@ -1,0 +1,698 @@
+"""Rulesets of shedding Switch (RULES.md §3): option values, their validation, and the seven presets.
+
+A :class:`RuleSet` is a name plus a complete, validated set of option values. House rules are option
+overrides on a preset (:meth:`RuleSet.with_options`). Power cards are data: ``powers`` maps a card
+*pattern* to an *effect*, so an eighth ruleset is one more table entry, not more code.
+
+Card patterns: a rank (``"2"``: every 2), a card (``"AH"``), a rank and a colour (``"J-black"``,
+``"J-red"``), or ``"X"`` (the jokers). A card takes the effect of its most specific pattern.
+
+Effects (every key optional):
+
+``draw`` (int)
+    the next player picks up this many unless they answer; ``stack_draw`` (int, default ``draw``) is
+    what the card adds when played onto a pick-up that is already pending (French 2s: 2, 3, 4, 5).
+``stacked_by`` (patterns)
+    cards that may answer this pick-up by adding their own ``stack_draw`` and passing it on.
+``cancelled_by`` ({pattern: int or "all"})
+    cards that may answer this pick-up by taking that much off it (whatever is left passes on).
+``skip`` (int)
+    the next player misses this many turns; with ``skip_chain`` ``"pass"`` they may answer with the
+    same card to pass the skip on, with ``"add"`` answering adds to it (J28 8s).
+``reverse`` (bool)
+    reverses the direction (with two players in the deal: see ``two_player_reverse``).
+``names_suit`` (bool)
+    the player names the active suit. ``anywhere`` (bool): playable on any card (not on a pending
+    pick-up). ``wild`` (bool): both — the card stands for any card.
+``then`` (``"same_rank"``, ``"suit"``, ``"again"``, ``"cover"``)
+    what the same player may play next in the turn: more cards of the same rank (Irish jacks), any
+    card of the active suit for the rest of the turn (Black Jack 7, J28 jack), one more card that
+    matches (play again), or a card that *must* cover this one (Black Jack queen).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from games.engine.cards import (
+    BLACK_SUITS,
+    JOKER_1,
+    JOKER_2,
+    RANK_OF,
+    RANKS,
+    STANDARD_CARDS,
+    SUIT_OF,
+    SUITS,
+    make_deck,
+)
+from games.engine.protocol import InvalidOptions
+
+if TYPE_CHECKING:
+    from games.engine.shedding import SheddingGame
+
+DRAW_RULES = ("one", "one_then_play", "until_playable", "two")
+MULTI_CARD = ("none", "same_rank", "runs", "same_rank_and_runs")
+PLAY_UNTIL = ("first_out", "one_left")
+TWO_PLAYER_REVERSE = ("skip", "reverse")
+THEN = ("same_rank", "suit", "again", "cover")
+SKIP_CHAIN = ("pass", "add")
+CANCEL_ALL = 1 << 30  # a cancel amount larger than any pick-up
+MAX_PLAYERS = 10
+MAX_DECKS = 3
+
+_LAST_CARD_PENALTY = re.compile(
+    r"^(none|no_finish|skip_and_draw_1|draw_([1-9])|no_finish_draw_([1-9]))$"
+)
+_PATTERN = re.compile(r"^(?:X|([A2-9TJQK])(?:([CDHS])|-(black|red))?)$")
+
+_EFFECT_KEYS = frozenset(
+    {
+        "draw",
+        "stack_draw",
+        "stacked_by",
+        "cancelled_by",
+        "skip",
+        "skip_chain",
+        "reverse",
+        "names_suit",
+        "anywhere",
+        "wild",
+        "then",
+    }
+)
+
+OPTION_NAMES = (
+    "decks",
+    "jokers",
+    "hand_size",
+    "players",
+    "starter_may_be_power",
+    "draw_rule",
+    "may_draw_voluntarily",
+    "multi_card",
+    "powers",
+    "max_draw",
+    "last_card_penalty",
+    "finish_on_power",
+    "play_until",
+    "blunder_penalty",
+    "two_player_reverse",
+    "must_not_be_lower",
+    "counter_clockwise",
+)
+
+
+class UnknownRuleset(ValueError):
+    """No shedding ruleset has this name."""
+
+
+# --------------------------------------------------------------------------- patterns and powers
+
+
+def pattern_cards(pattern: str) -> frozenset[int]:
+    """The cards a pattern names (``"J-black"`` → {JC, JS}); raises ValueError for a bad pattern."""
+    match = _PATTERN.match(pattern) if isinstance(pattern, str) else None
+    if match is None:
+        raise ValueError(f"{pattern!r} is not a card pattern (e.g. '2', 'AH', 'J-black', 'X')")
+    if pattern == "X":
+        return frozenset({JOKER_1, JOKER_2})
+    rank_letter, suit_letter, colour = match.groups()
+    rank = RANKS.index(rank_letter)
+    cards = [c for c in STANDARD_CARDS if RANK_OF[c] == rank]
+    if suit_letter:
+        cards = [c for c in cards if SUIT_OF[c] == SUITS.index(suit_letter)]
+    elif colour:
+        black = colour == "black"
+        cards = [c for c in cards if (SUIT_OF[c] in BLACK_SUITS) == black]
+    return frozenset(cards)
+
+
+def _specificity(pattern: str) -> int:
+    """Exact card beats rank-and-colour beats rank (the jokers' ``X`` is exact)."""
+    if pattern == "X" or len(pattern) == 2:
+        return 2
+    return 1 if "-" in pattern else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """A compiled effect (see the module docstring); ``stacked_by``/``cancelled_by`` hold card ids."""
+
+    pattern: str
+    draw: int
+    stack_draw: int
+    stacked_by: frozenset[int]
+    cancelled_by: Mapping[int, int]
+    skip: int
+    skip_chain: str
+    reverse: bool
+    names_suit: bool
+    anywhere: bool
+    then: str
+
+
+def _fail(option: str, why: str) -> InvalidOptions:
+    return InvalidOptions(f"{option}: {why}")
+
+
+def _check_int(option: str, value: Any, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(option, f"must be a whole number, not {value!r}")
+    if value < low or (high is not None and value > high):
+        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise _fail(option, f"must be {bound}, not {value}")
+    return value
+
+
+def _check_bool(option: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(option, f"must be true or false, not {value!r}")
+    return value
+
+
+def _check_choice(option: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise _fail(option, f"must be one of {', '.join(choices)}, not {value!r}")
+    return str(value)
+
+
+def _normalise_effect(pattern: str, effect: Any) -> dict[str, Any]:
+    where = f"powers.{pattern}"
+    if not isinstance(effect, Mapping):
+        raise _fail(where, 'an effect is an object such as {"draw": 2, "stacked_by": ["2"]}')
+    unknown = set(effect) - _EFFECT_KEYS
+    if unknown:
+        names = ", ".join(sorted(_EFFECT_KEYS))
+        raise _fail(where, f"unknown effect {sorted(unknown)[0]!r}; effects are {names}")
+    out: dict[str, Any] = {}
+    for key in ("draw", "stack_draw", "skip"):
+        if key in effect:
+            out[key] = _check_int(
+                f"{where}.{key}", effect[key], 0 if key == "stack_draw" else 1, 20
+            )
+    for key in ("reverse", "names_suit", "anywhere", "wild"):
+        if key in effect and _check_bool(f"{where}.{key}", effect[key]):
+            out[key] = True
+    if "skip_chain" in effect:
+        if "skip" not in out:
+            raise _fail(f"{where}.skip_chain", "only a card that skips can chain its skip")
+        out["skip_chain"] = _check_choice(f"{where}.skip_chain", effect["skip_chain"], SKIP_CHAIN)
+    if "then" in effect:
+        out["then"] = _check_choice(f"{where}.then", effect["then"], THEN)
+    if "stack_draw" in out and "draw" not in out:
+        raise _fail(f"{where}.stack_draw", "only a card that makes the next player draw can stack")
+    for key in ("stacked_by", "cancelled_by"):
+        if key in effect and "draw" not in out:
+            raise _fail(f"{where}.{key}", "only a pick-up (draw) can be stacked on or cancelled")
+    if "stacked_by" in effect:
+        answers = effect["stacked_by"]
+        if not isinstance(answers, list | tuple):
+            raise _fail(f"{where}.stacked_by", "must be a list of card patterns")
+        for answer in answers:
+            _check_pattern(f"{where}.stacked_by", answer)
+        out["stacked_by"] = sorted(set(answers))
+    if "cancelled_by" in effect:
+        cancels = effect["cancelled_by"]
+        if not isinstance(cancels, Mapping):
+            raise _fail(f"{where}.cancelled_by", 'must map card patterns to an amount or "all"')
+        out["cancelled_by"] = {}
+        for answer, amount in sorted(cancels.items()):
+            _check_pattern(f"{where}.cancelled_by", answer)
+            if amount != "all":
+                _check_int(f"{where}.cancelled_by.{answer}", amount, 1, 40)
+            out["cancelled_by"][answer] = amount
+    return out
+
+
+def _check_pattern(option: str, pattern: Any) -> None:
+    try:
+        pattern_cards(pattern)
+    except ValueError as error:
+        raise _fail(option, str(error)) from None
+
+
+def _compile_power(pattern: str, effect: Mapping[str, Any]) -> Power:
+    draw = effect.get("draw", 0)
+    wild = effect.get("wild", False)
+    stacked_by: set[int] = set()
+    for answer in effect.get("stacked_by", ()):
+        stacked_by |= pattern_cards(answer)
+    cancelled_by: dict[int, int] = {}
+    for answer, amount in effect.get("cancelled_by", {}).items():
+        for card_id in pattern_cards(answer):
+            cancelled_by[card_id] = CANCEL_ALL if amount == "all" else amount
+    return Power(
+        pattern=pattern,
+        draw=draw,
+        stack_draw=effect.get("stack_draw", draw),
+        stacked_by=frozenset(stacked_by),
+        cancelled_by=MappingProxyType(cancelled_by),
+        skip=effect.get("skip", 0),
+        skip_chain=effect.get("skip_chain", ""),
+        reverse=effect.get("reverse", False),
+        names_suit=effect.get("names_suit", False) or wild,
+        anywhere=effect.get("anywhere", False) or wild,
+        then=effect.get("then", ""),
+    )
+
+
+# --------------------------------------------------------------------------- per-player-count values
+
+
+def _check_by_players(option: str, value: Any, low: int, high: int) -> int | dict[str, int]:
+    """An int, or {"min players": value} steps such as {"2": 12, "4": 10} (French hand sizes)."""
+    if isinstance(value, Mapping):
+        if not value:
+            raise _fail(option, "the table by number of players is empty")
+        steps: dict[str, int] = {}
+        for key, item in value.items():
+            if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= MAX_PLAYERS):
+                raise _fail(option, f"keys are player counts from 1 to {MAX_PLAYERS}, not {key!r}")
+            steps[str(int(key))] = _check_int(f"{option}.{key}", item, low, high)
+        return dict(sorted(steps.items(), key=lambda kv: int(kv[0])))
+    return _check_int(option, value, low, high)
+
+
+def value_for_players(value: int | Mapping[str, int], players: int) -> int:
+    """Resolve an option given by player count: the step with the largest key not above ``players``."""
+    if isinstance(value, int):
+        return value
+    steps = sorted((int(k), v) for k, v in value.items())
+    chosen = steps[0][1]
+    for minimum, item in steps:
+        if minimum <= players:
+            chosen = item
+    return chosen
+
+
+# --------------------------------------------------------------------------- the ruleset
+
+
+def _normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = [key for key in options if key not in OPTION_NAMES]
+    if unknown:
+        raise _fail(unknown[0], f"unknown option; options are {', '.join(OPTION_NAMES)}")
+    missing = [key for key in OPTION_NAMES if key not in options]
+    if missing:
+        raise _fail(missing[0], "missing")
+    o = options
+    out: dict[str, Any] = {
+        "decks": _check_by_players("decks", o["decks"], 1, MAX_DECKS),
+        "jokers": _check_int("jokers", o["jokers"], 0, 2 * MAX_DECKS),
+        "hand_size": _check_by_players("hand_size", o["hand_size"], 2, 30),
+        "starter_may_be_power": _check_bool("starter_may_be_power", o["starter_may_be_power"]),
+        "draw_rule": _check_choice("draw_rule", o["draw_rule"], DRAW_RULES),
+        "may_draw_voluntarily": _check_bool("may_draw_voluntarily", o["may_draw_voluntarily"]),
+        "multi_card": _check_choice("multi_card", o["multi_card"], MULTI_CARD),
+        "finish_on_power": _check_bool("finish_on_power", o["finish_on_power"]),
+        "play_until": _check_choice("play_until", o["play_until"], PLAY_UNTIL),
+        "blunder_penalty": _check_int("blunder_penalty", o["blunder_penalty"], 0, 10),
+        "two_player_reverse": _check_choice(
+            "two_player_reverse", o["two_player_reverse"], TWO_PLAYER_REVERSE
+        ),
+        "must_not_be_lower": _check_bool("must_not_be_lower", o["must_not_be_lower"]),
+        "counter_clockwise": _check_bool("counter_clockwise", o["counter_clockwise"]),
+    }
+    players = o["players"]
+    if not isinstance(players, list | tuple) or len(players) != 2:
+        raise _fail("players", "must be [min, max]")
+    low = _check_int("players", players[0], 2, MAX_PLAYERS)
+    high = _check_int("players", players[1], 2, MAX_PLAYERS)
+    if low > high:
+        raise _fail("players", f"min {low} is above max {high}")
+    out["players"] = [low, high]
+    max_draw = o["max_draw"]
+    out["max_draw"] = None if max_draw is None else _check_int("max_draw", max_draw, 1, 60)
+    penalty = o["last_card_penalty"]
+    if not isinstance(penalty, str) or not _LAST_CARD_PENALTY.match(penalty):
+        raise _fail(
+            "last_card_penalty",
+            "must be none, draw_N, no_finish, no_finish_draw_N or skip_and_draw_1 "
+            f"(N from 1 to 9), not {penalty!r}",
+        )
+    out["last_card_penalty"] = penalty
+    powers = o["powers"]
+    if not isinstance(powers, Mapping):
+        raise _fail("powers", "must map card patterns to effects")
+    normalised: dict[str, dict[str, Any]] = {}
+    for pattern, effect in powers.items():
+        _check_pattern("powers", pattern)
+        normalised[pattern] = _normalise_effect(pattern, effect)
+    if out["jokers"] and "X" not in normalised:
+        # A joker has no suit, so without a power it could only ever be played on a joker.
+        normalised["X"] = {"wild": True}
+    out["powers"] = dict(sorted(normalised.items()))
+    return out
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A named, validated set of option values (RULES.md §3)."""
+
+    name: str
+    title: str
+    description: str
+    options: Mapping[str, Any]
+
+    @classmethod
+    def define(cls, name: str, title: str, description: str, **options: Any) -> RuleSet:
+        """A ruleset from a complete set of option values (validated)."""
+        return cls(name, title, description, MappingProxyType(_normalise_options(options)))
+
+    @property
+    def players(self) -> tuple[int, int]:
+        low, high = self.options["players"]
+        return (low, high)
+
+    def options_json(self) -> dict[str, Any]:
+        """Every option value, as a fresh JSON-ready dict."""
+        return _json_copy(self.options)
+
+    def with_options(self, overrides: Mapping[str, Any] | None) -> RuleSet:
+        """This ruleset with house rules applied; raises InvalidOptions naming the option and why.
+
+        ``powers`` in ``overrides`` is merged pattern by pattern: an effect replaces the preset's
+        effect for that pattern, ``null`` removes the pattern.
+        """
+        if not overrides:
+            return self
+        if not isinstance(overrides, Mapping):
+            raise InvalidOptions("options: must be an object of option values")
+        merged = self.options_json()
+        for key, value in overrides.items():
+            if key == "powers" and isinstance(value, Mapping):
+                powers = merged["powers"]
+                for pattern, effect in value.items():
+                    if effect is None:
+                        powers.pop(pattern, None)
+                    else:
+                        powers[pattern] = effect
+            else:
+                merged[key] = value
+        return self.with_all_options(merged)
+
+    def with_all_options(self, options: Mapping[str, Any]) -> RuleSet:
+        """This ruleset's name with exactly ``options`` (a complete set, e.g. from a saved game)."""
+        return RuleSet(
+            self.name, self.title, self.description, MappingProxyType(_normalise_options(options))
+        )
+
+    def compile(self, players: int) -> Rules:
+        """The rules for ``players`` seats; raises InvalidOptions when they cannot play this ruleset."""
+        return Rules(self, players)
+
+
+def _json_copy(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _json_copy(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_copy(item) for item in value]
+    return value
+
+
+class Rules:
+    """A ruleset compiled for a number of players: plain attributes and per-card tables for speed."""
+
+    __slots__ = (
+        "anywhere",
+        "blunder_penalty",
+        "counter_clockwise",
+        "deck",
+        "decks",
+        "draw_rule",
+        "finish_on_power",
+        "hand_size",
+        "jokers",
+        "max_draw",
+        "may_draw_voluntarily",
+        "multi_card",
+        "must_not_be_lower",
+        "names_suit",
+        "one_left",
+        "penalty_draw",
+        "penalty_kind",
+        "players",
+        "power",
+        "ruleset",
+        "runs",
+        "same_rank",
+        "starter_may_be_power",
+        "two_player_reverse_skips",
+    )
+
+    def __init__(self, ruleset: RuleSet, players: int) -> None:
+        o = ruleset.options
+        low, high = ruleset.players
+        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+            raise _fail(
+                "players", f"{ruleset.name} is for {low} to {high} players, not {players!r}"
+            )
+        self.ruleset = ruleset
+        self.players = players
+        self.decks = value_for_players(o["decks"], players)
+        self.jokers = o["jokers"]
+        self.hand_size = value_for_players(o["hand_size"], players)
+        self.deck = tuple(make_deck(self.decks, self.jokers))
+        needed = players * self.hand_size + 1
+        if needed > len(self.deck):
+            raise _fail(
+                "hand_size",
+                f"{players} hands of {self.hand_size} and a starter need {needed} cards; "
+                f"the deck has {len(self.deck)}",
+            )
+        self.starter_may_be_power = o["starter_may_be_power"]
+        self.draw_rule = o["draw_rule"]
+        self.may_draw_voluntarily = o["may_draw_voluntarily"]
+        self.multi_card = o["multi_card"]
+        self.same_rank = self.multi_card in ("same_rank", "same_rank_and_runs")
+        self.runs = self.multi_card in ("runs", "same_rank_and_runs")
+        self.max_draw = o["max_draw"] or 0
+        # penalty_kind: "none", "draw", "no_finish" or "skip_and_draw"; penalty_draw: its N
+        # (0 for a plain no_finish, whose barred player draws by the draw rule).
+        penalty = _LAST_CARD_PENALTY.match(o["last_card_penalty"])
+        assert penalty is not None  # validated
+        kind, draw_n, no_finish_n = penalty.groups()
+        if draw_n:
+            self.penalty_kind, self.penalty_draw = "draw", int(draw_n)
+        elif kind.startswith("no_finish"):
+            self.penalty_kind, self.penalty_draw = "no_finish", int(no_finish_n or 0)
+        elif kind == "skip_and_draw_1":
+            self.penalty_kind, self.penalty_draw = "skip_and_draw", 1
+        else:
+            self.penalty_kind, self.penalty_draw = "none", 0
+        self.finish_on_power = o["finish_on_power"]
+        self.one_left = o["play_until"] == "one_left"
+        self.blunder_penalty = o["blunder_penalty"]
+        self.two_player_reverse_skips = o["two_player_reverse"] == "skip"
+        self.must_not_be_lower = o["must_not_be_lower"]
+        self.counter_clockwise = o["counter_clockwise"]
+        power: list[Power | None] = [None] * (JOKER_2 + 1)
+        rank_of_power: list[int] = [-1] * (JOKER_2 + 1)
+        for pattern, effect in o["powers"].items():
+            compiled = _compile_power(pattern, effect)
+            for card_id in pattern_cards(pattern):
+                if _specificity(pattern) > rank_of_power[card_id]:
+                    power[card_id] = compiled
+                    rank_of_power[card_id] = _specificity(pattern)
+        self.power: tuple[Power | None, ...] = tuple(power)
+        self.anywhere = frozenset(c for c, p in enumerate(power) if p is not None and p.anywhere)
+        self.names_suit = frozenset(
+            c for c, p in enumerate(power) if p is not None and p.names_suit
+        )
+
+
+# --------------------------------------------------------------------------- presets
+
+BASE_OPTIONS: dict[str, Any] = {
+    "decks": 1,
+    "jokers": 0,
+    "hand_size": 7,
+    "players": [2, 7],
+    "starter_may_be_power": False,
+    "draw_rule": "one",
+    "may_draw_voluntarily": False,
+    "multi_card": "none",
+    "powers": {},
+    "max_draw": None,
+    "last_card_penalty": "draw_2",
+    "finish_on_power": True,
+    "play_until": "first_out",
+    "blunder_penalty": 0,
+    "two_player_reverse": "skip",
+    "must_not_be_lower": False,
+    "counter_clockwise": False,
+}
+
+_TWO_STACKS = {"draw": 2, "stacked_by": ["2"]}
+
+
+def _preset(name: str, title: str, description: str, **options: Any) -> RuleSet:
+    return RuleSet.define(name, title, description, **{**BASE_OPTIONS, **options})
+
+
+RULESETS: dict[str, RuleSet] = {
+    ruleset.name: ruleset
+    for ruleset in (
+        _preset(
+            "switch",
+            "Switch",
+            "The common British rules: 2s pick up two (and stack), 8s skip, an ace goes on "
+            "anything and picks up four, a jack goes on anything and names the suit.",
+            players=[2, 10],
+            decks={"2": 1, "8": 2},
+            may_draw_voluntarily=True,
+            powers={
+                "2": _TWO_STACKS,
+                "8": {"skip": 1},
+                "A": {"draw": 4, "anywhere": True},
+                "J": {"anywhere": True, "names_suit": True},
+            },
+        ),
+        _preset(
+            "jack-change-it",
+            "Jack Change It",
+            "Jacks name the suit, 2s pick up two (stacking to eight), 8s skip, the ace of hearts "
+            "picks up five and cannot be answered. Say last card or you may not go out next turn.",
+            starter_may_be_power=True,
+            max_draw=8,
+            last_card_penalty="no_finish",
+            powers={
+                "2": _TWO_STACKS,
+                "8": {"skip": 1},
+                "AH": {"draw": 5},
+                "J": {"anywhere": True, "names_suit": True},
+            },
+        ),
+        _preset(
+            "french",
+            "Deux-quatre-valet",
+            "French Switch: aces are wild, 2s pick up 2, 3, 4, 5 as they stack, 4s pick up 4, 8, "
+            "12, 16 (never more than 8 at once), jacks reverse. Draw until you can play. Scored "
+            "with the French tally.",
+            hand_size={"2": 12, "4": 10},
+            decks={"2": 1, "6": 2},
+            starter_may_be_power=True,
+            draw_rule="until_playable",
+            max_draw=8,
+            last_card_penalty="skip_and_draw_1",
+            powers={
+                "A": {"wild": True},
+                "2": {"draw": 2, "stack_draw": 1, "stacked_by": ["2"]},
+                "4": {"draw": 4, "stack_draw": 4, "stacked_by": ["4"]},
+                "J": {"reverse": True},
+            },
+        ),
+        _preset(
+            "black-jack",
+            "Black Jack",
+            "Runs in a suit, aces name the suit and block 2s, black jacks pick up five (red jacks "
+            "cancel them), 7s let you play the rest of their suit, 8s skip (and pass on), queens "
+            "must be covered, kings reverse.",
+            players=[2, 10],
+            hand_size={"2": 7, "5": 5},
+            decks={"2": 1, "6": 2},
+            multi_card="runs",
+            last_card_penalty="no_finish_draw_2",
+            powers={
+                "A": {"anywhere": True, "names_suit": True},
+                "2": {
+                    "draw": 2,
+                    "stacked_by": ["2", "J-black"],
+                    "cancelled_by": {"A": "all", "J-red": "all"},
+                },
+                "7": {"then": "suit"},
+                "8": {"skip": 1, "skip_chain": "pass"},
+                "J-black": {"draw": 5, "stacked_by": ["J-black"], "cancelled_by": {"J-red": 5}},
+                "Q": {"then": "cover"},
+                "K": {"reverse": True},
+            },
+        ),
+        _preset(
+            "irish-switch",
+            "Irish Switch",
+            "2s pick up two and stack, 7s skip and pass on, jacks reverse (several in a turn), the "
+            "king of hearts picks up seven (the 2 of hearts adds two), aces on their suit name one.",
+            may_draw_voluntarily=True,
+            last_card_penalty="draw_1",
+            powers={
+                "2": _TWO_STACKS,
+                "7": {"skip": 1, "skip_chain": "pass"},
+                "J": {"reverse": True, "then": "same_rank"},
+                "KH": {"draw": 7, "stacked_by": ["2H"]},
+                "A": {"names_suit": True},
+            },
+        ),
+        _preset(
+            "jacks-twos-eights",
+            "Jacks, Twos and Eights (J28)",
+            "Lay sets and runs; jacks go anywhere, name the suit and let you lay that suit; 2s pick "
+            "up two each, 8s make the next player miss a turn per 8; the ace of hearts picks up five "
+            "unless answered by the ace of spades. You may not finish on a jack, 2 or 8.",
+            players=[2, 10],
+            decks={"2": 1, "8": 2},
+            counter_clockwise=True,
+            draw_rule="one_then_play",
+            multi_card="same_rank_and_runs",
+            finish_on_power=False,
+            last_card_penalty="no_finish",
+            powers={
+                "J": {"anywhere": True, "names_suit": True, "then": "suit"},
+                "2": _TWO_STACKS,
+                "8": {"skip": 1, "skip_chain": "add"},
+                "AH": {"draw": 5, "cancelled_by": {"AS": "all"}},
+            },
+        ),
+        _preset(
+            "take-two",
+            "Take Two",
+            "Five cards each; if you cannot play, take two. 2s pick up two and stack, 8s skip, "
+            "jacks reverse, aces name the suit; you may not finish on a power card. Play goes on "
+            "until one player is left: the finishing order is the result.",
+            players=[2, 10],
+            hand_size=5,
+            draw_rule="two",
+            finish_on_power=False,
+            play_until="one_left",
+            powers={
+                "2": _TWO_STACKS,
+                "8": {"skip": 1},
+                "J": {"reverse": True},
+                "A": {"anywhere": True, "names_suit": True},
+                "X": {"draw": 5, "anywhere": True},
+            },
+        ),
+    )
+}
+
+
+def find_ruleset(name: str) -> RuleSet:
+    """The preset called ``name``; raises UnknownRuleset."""
+    try:
+        return RULESETS[name]
+    except (KeyError, TypeError):
+        raise UnknownRuleset(
+            f"unknown ruleset {name!r}; shedding rulesets are {', '.join(RULESETS)}"
+        ) from None
+
+
+def create_game(
+    ruleset: str,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    deals: int = 1,
+    target: int | None = None,
+) -> SheddingGame:
+    """A new match waiting for its first deal; raises UnknownRuleset or InvalidOptions."""
+    # Imported here: the game module needs this one (Rules), so this one cannot need it at import.
+    from games.engine.shedding import SheddingGame
+
+    rules = find_ruleset(ruleset).with_options(options).compile(players)
+    if target is None:
+        _check_int("deals", deals, 1, 1000)
+    else:
+        _check_int("target", target, 1, 100_000)
+    return SheddingGame(rules, deals=deals, target=target)

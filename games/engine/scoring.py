@@ -1,0 +1,58 @@
+"""Scoring a deal of shedding Switch (RULES.md §5): the French tally and placements.
+
+Pure functions over card ids and seats, so tournaments can score deals of any ruleset the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from games.engine.cards import ACE, FOUR, JACK, JOKER_RANK, KING, QUEEN, RANK_OF, TWO
+
+JOKER_POINTS = 25  # the French source has no jokers; 25 is this project's decision (RULES.md §5)
+
+
+def _points(rank: int) -> int:
+    if rank == ACE:
+        return 20
+    if rank in (TWO, FOUR, JACK):
+        return 15
+    if rank in (QUEEN, KING):
+        return 10
+    if rank == JOKER_RANK:
+        return JOKER_POINTS
+    return rank + 1  # 3 … 10 count their face value
+
+
+CARD_POINTS: tuple[int, ...] = tuple(_points(rank) for rank in RANK_OF)
+
+
+def french_tally(cards: Iterable[int]) -> int:
+    """The French tally of cards left in a hand: ace 20; 2, 4, jack 15; king, queen 10; joker 25."""
+    return sum(CARD_POINTS[c] for c in cards)
+
+
+def hand_order(hands: Sequence[Sequence[int]], seats: Sequence[int]) -> list[int]:
+    """``seats`` (given in turn order) best first: lowest tally, then fewest cards, then turn order."""
+    position = {seat: index for index, seat in enumerate(seats)}
+    return sorted(seats, key=lambda s: (french_tally(hands[s]), len(hands[s]), position[s]))
+
+
+def deal_placings(
+    finish_order: Sequence[int], hands: Sequence[Sequence[int]], remaining: Sequence[int]
+) -> list[int]:
+    """Every seat, first place first: the finishing order, then the others by :func:`hand_order`.
+
+    ``remaining`` lists the seats still holding cards, in turn order from the seat to move.
+    """
+    return [*finish_order, *hand_order(hands, remaining)]
+
+
+def winner_points(hands: Sequence[Sequence[int]], winner: int) -> int:
+    """What the winner of a deal scores: the French tally of every other hand."""
+    return sum(french_tally(hand) for seat, hand in enumerate(hands) if seat != winner)
+
+
+def match_ranking(scores: Sequence[int], deals_won: Sequence[int]) -> list[int]:
+    """Seats best first: highest total, then most deals won, then lower seat number."""
+    return sorted(range(len(scores)), key=lambda s: (-scores[s], -deals_won[s], s))
