@@ -11,6 +11,7 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -73,19 +74,26 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if isinstance(exc, ServiceError):
         return problem_response(exc.status, exc.code, exc.detail, retry_after=exc.retry_after)
 
+    if isinstance(exc, RequestDataTooBig):
+        return problem_response(413, "payload_too_large", "The request body is too large.")
+
     response = exception_handler(exc, context)  # maps Http404 and Django's PermissionDenied too
     if response is None:
         return None  # a genuine bug: let Django log it and answer 500
+    # An endpoint may name its own code for malformed input (the moves endpoint: invalid_action).
+    malformed_code = getattr(context.get("view"), "malformed_input_code", None)
     if isinstance(exc, exceptions.ValidationError):
         return problem_response(
             response.status_code,
-            "invalid",
+            malformed_code or "invalid",
             "The request has invalid fields.",
             errors=_field_errors(exc.detail),
         )
     if isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
+        if isinstance(exc, exceptions.ParseError) and malformed_code:
+            code = malformed_code
         retry_after = response.headers.get("Retry-After")
         return problem_response(
             response.status_code,

@@ -69,7 +69,9 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
-DATABASES["default"]["ATOMIC_REQUESTS"] = False
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Take the write lock when a transaction begins, so concurrent writers queue instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -83,6 +85,9 @@ LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
+# Whether anyone may register through the API (POST /api/v1/players/).
+REGISTRATION_OPEN = env.bool("REGISTRATION_OPEN", default=True)
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -98,6 +103,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
+# `celery -A switchsite beat` runs these; each turn's clock is also scheduled on its own.
+CELERY_BEAT_SCHEDULE = {
+    "enforce-overdue-turns": {"task": "games.tasks.enforce_overdue_turns", "schedule": 10.0},
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -107,7 +116,25 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "switchsite.problems.problem_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+        "rest_framework.throttling.ScopedRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("THROTTLE_ANON_RATE", default="60/minute"),
+        "user": env.str("THROTTLE_USER_RATE", default="1200/minute"),
+        "registration": env.str("THROTTLE_REGISTRATION_RATE", default="20/minute"),
+    },
 }
+
+# Request bodies of the API are small JSON documents; anything bigger is refused with 413.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024)
+
+# Long polls and Server-Sent Events check the database for new events this often (seconds).
+EVENT_POLL_INTERVAL = env.float("EVENT_POLL_INTERVAL", default=0.25)
+SSE_MAX_SECONDS = env.int("SSE_MAX_SECONDS", default=60)
+SSE_KEEPALIVE_SECONDS = env.int("SSE_KEEPALIVE_SECONDS", default=15)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Switch game service",

@@ -6,10 +6,19 @@ from collections.abc import Iterator
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
+from django.core.cache import cache
 
 from switchsite.celery import app as celery_app
 
 IN_CI = os.environ.get("CI") == "true"
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache() -> Iterator[None]:
+    """Throttling counts live in the cache: each test starts with none."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

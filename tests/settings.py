@@ -7,7 +7,14 @@ exactly what the service itself would use, so CI exercises PostgreSQL and Redis.
 import os
 
 os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
+# Whole games through the API make thousands of requests a minute per player; the registration
+# limit stays as configured, and a test checks that it answers 429.
+os.environ.setdefault("THROTTLE_USER_RATE", "100000/minute")
 
 from switchsite.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not memory: concurrent threads (the race tests) then get real SQLite locking.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}  # noqa: F405

@@ -1,0 +1,128 @@
+"""The admin: players and matches for staff. The match page shows the table as a spectator sees it
+(seats, counts, top card) and the event log — hidden cards stay hidden here too while it is played."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from games import catalog, selectors
+from games.models import Match, MatchEvent, Player, Seat
+
+ADMIN_EVENT_ROWS = 200
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["user", "rating_mu", "rating_sigma", "created_at"]
+    search_fields = ["user__username"]
+    readonly_fields = ["feed_seq", "created_at"]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["index", "player", "bot_strategy", "strikes", "resigned"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = [
+        "id",
+        "ruleset",
+        "status",
+        "seat_count",
+        "deal_number",
+        "version",
+        "created_by",
+        "created_at",
+    ]
+    list_filter = ["status", "ruleset", "game"]
+    search_fields = ["id", "created_by__username", "seats__player__username"]
+    list_select_related = ["created_by"]
+    inlines = [SeatInline]
+    fields = [
+        "ruleset",
+        "game",
+        "status",
+        "options",
+        "deals",
+        "target",
+        "turn_seconds",
+        "turn_deadline",
+        "version",
+        "deal_number",
+        "created_by",
+        "created_at",
+        "finished_at",
+        "result",
+        "table",
+        "event_log",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request) -> bool:
+        return False  # matches are created through the API, where the rules are checked
+
+    @admin.display(description="table")
+    def table(self, match: Match) -> SafeString | str:
+        if match.state is None or match.status == Match.Status.WAITING:
+            return "not dealt yet"
+        view = catalog.load_game(match.game, match.state).view(None)
+        if match.game == catalog.ABBOTT:
+            summary = format_html(
+                "hand {} · totals {} · alliance {}",
+                view["hand"],
+                view["totals"],
+                view["alliance"] or "none",
+            )
+            grid = format_html_join(
+                "",
+                "<tr>{}</tr>",
+                (
+                    (format_html_join("", "<td>{}</td>", ((c or "·",) for c in row)),)
+                    for row in view["grid"]
+                ),
+            )
+            return format_html("<p>{}</p><table>{}</table>", summary, grid)
+        summary = format_html(
+            "top card <b>{}</b> · active suit {} · pending {} · direction {} · stock {} · discard {} · to move: seat {}",
+            view["top_card"],
+            view["active_suit"],
+            view["pending"],
+            view["direction"],
+            view["stock_count"],
+            view["discard_count"],
+            view["to_move"],
+        )
+        seats = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            ((s["seat"], s["hand_count"], s["score"], s["finished"] or "") for s in view["seats"]),
+        )
+        return format_html(
+            "<p>{}</p><table><tr><th>seat</th><th>cards</th><th>score</th><th>place</th></tr>{}</table>",
+            summary,
+            seats,
+        )
+
+    @admin.display(description=f"event log (latest {ADMIN_EVENT_ROWS})")
+    def event_log(self, match: Match) -> SafeString:
+        reveal = match.status in selectors.REVEALED_STATUSES
+        records = MatchEvent.objects.filter(match=match).order_by("-seq")[:ADMIN_EVENT_ROWS]
+        rows = (
+            (e["seq"], e["at"], e["seat"] if e["seat"] is not None else "", e["type"], e["data"])
+            for e in (selectors.event_as_seen(r, seat=None, reveal_all=reveal) for r in records)
+        )
+        return format_html(
+            "<table><tr><th>seq</th><th>at</th><th>seat</th><th>type</th><th>data</th></tr>{}</table>",
+            format_html_join(
+                "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows
+            ),
+        )

@@ -1,0 +1,307 @@
+"""Input and output shapes of the games API (they also feed the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from games import errors
+from games.services import RESIGN_POLICIES
+
+MAX_LONG_POLL_SECONDS = 30
+
+
+class ProblemSerializer(serializers.Serializer):
+    """An RFC 9457 problem document; ``code`` is stable and machine-readable."""
+
+    type = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="Validation errors per field (only for code `invalid`).",
+    )
+
+
+# --- players -----------------------------------------------------------------------------------
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    password = serializers.CharField(
+        max_length=128, write_only=True, style={"input_type": "password"}
+    )
+
+
+class RegistrationSerializer(CredentialsSerializer):
+    def validate(self, attrs: dict) -> dict:
+        try:
+            validate_password(attrs["password"])
+        except DjangoValidationError as error:
+            raise serializers.ValidationError({"password": list(error.messages)}) from None
+        return attrs
+
+
+class RegisteredSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    token = serializers.CharField()
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class MatchCountsSerializer(serializers.Serializer):
+    matches = serializers.IntegerField()
+    active = serializers.IntegerField()
+    finished = serializers.IntegerField()
+
+
+class RatingSerializer(serializers.Serializer):
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+
+
+class PlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    rating = RatingSerializer()
+    matches = MatchCountsSerializer()
+
+
+# --- rulesets ----------------------------------------------------------------------------------
+
+
+class RulesetSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    game = serializers.ChoiceField(choices=["shedding", "abbott"])
+    title = serializers.CharField()
+    players = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    options = serializers.DictField()
+    description = serializers.CharField()
+
+
+# --- matches -----------------------------------------------------------------------------------
+
+
+class BotSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0)
+    strategy = serializers.CharField(max_length=20)
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    ruleset = serializers.CharField(max_length=40)
+    seats = serializers.IntegerField(min_value=2, max_value=10)
+    options = serializers.DictField(
+        required=False, default=dict, help_text="House rules: option overrides on the preset."
+    )
+    bots = BotSeatSerializer(many=True, required=False, default=list)
+    deals = serializers.IntegerField(min_value=1, max_value=100, required=False, default=1)
+    target = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+    turn_seconds = serializers.IntegerField(
+        min_value=5, max_value=7 * 24 * 3600, required=False, allow_null=True, default=None
+    )
+    on_resign = serializers.ChoiceField(choices=RESIGN_POLICIES, required=False, default="bot")
+    layout = serializers.DictField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Staff only: fixes the first deal (shedding: hands, starter, stock; Abbott: grid).",
+    )
+
+
+class JoinSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
+
+
+class SeatViewSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True)
+    bot = serializers.CharField(allow_null=True)
+    resigned = serializers.BooleanField()
+    hand_count = serializers.IntegerField(required=False, help_text="Shedding.")
+    announced = serializers.BooleanField(required=False, help_text="Shedding.")
+    finished = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Shedding: finishing place."
+    )
+    score = serializers.IntegerField(required=False, help_text="Shedding.")
+    cards = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Abbott: face-up cards."
+    )
+    best_hand = serializers.DictField(required=False, help_text="Abbott: {category, cards}.")
+    total = serializers.IntegerField(required=False, help_text="Abbott: running total.")
+
+
+class YouSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    hand = serializers.ListField(child=serializers.CharField())
+
+
+class MatchViewSerializer(serializers.Serializer):
+    """The match as the caller may see it. Shedding and Abbott add their own game fields."""
+
+    id = serializers.IntegerField()
+    ruleset = serializers.CharField()
+    game = serializers.ChoiceField(choices=["shedding", "abbott"])
+    options = serializers.DictField()
+    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "abandoned"])
+    version = serializers.IntegerField()
+    deal = serializers.IntegerField()
+    seat_count = serializers.IntegerField()
+    deals = serializers.IntegerField()
+    target = serializers.IntegerField(allow_null=True)
+    turn_seconds = serializers.IntegerField(allow_null=True)
+    turn_deadline = serializers.DateTimeField(allow_null=True)
+    created_by = serializers.CharField()
+    shuffle_commitment = serializers.CharField(
+        allow_null=True, help_text="SHA-256 of the deal's secret seed."
+    )
+    to_move = serializers.IntegerField(allow_null=True)
+    seats = SeatViewSerializer(many=True)
+    you = YouSerializer(allow_null=True, required=False)
+    legal_moves = serializers.ListField(child=serializers.DictField())
+    result = serializers.DictField(allow_null=True)
+    direction = serializers.IntegerField(
+        required=False, help_text="Shedding: 1 clockwise, -1 counter-clockwise."
+    )
+    top_card = serializers.CharField(required=False, allow_null=True, help_text="Shedding.")
+    active_suit = serializers.CharField(required=False, allow_null=True, help_text="Shedding.")
+    pending = serializers.DictField(required=False, help_text="Shedding: {draw, skip}.")
+    stock_count = serializers.IntegerField(required=False, help_text="Shedding.")
+    discard_count = serializers.IntegerField(required=False, help_text="Shedding.")
+    grid = serializers.ListField(child=serializers.ListField(), required=False, help_text="Abbott.")
+    pieces = serializers.ListField(
+        child=serializers.ListField(), required=False, help_text="Abbott."
+    )
+    alliance = serializers.DictField(
+        required=False, allow_null=True, help_text="Abbott: {chooser, chosen}."
+    )
+    totals = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="Abbott."
+    )
+    controls = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="Abbott."
+    )
+
+
+class MatchSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    ruleset = serializers.CharField()
+    game = serializers.CharField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+    seat_count = serializers.IntegerField()
+    created_by = serializers.CharField(source="created_by.username")
+    created_at = serializers.DateTimeField()
+
+
+class ActionSerializer(serializers.Serializer):
+    """One action; any object from ``legal_moves`` may be posted back as it is."""
+
+    action = serializers.ChoiceField(
+        choices=["play", "draw", "end_turn", "move", "ally", "propose_end", "pass"]
+    )
+    card = serializers.CharField(
+        required=False, help_text="play: the card code (`10S` and lower case accepted)."
+    )
+    suit = serializers.CharField(
+        required=False, help_text="play: the suit named by a suit-changer."
+    )
+    announce = serializers.CharField(
+        required=False, help_text='play: "last_card" when the play leaves one card.'
+    )
+    to = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="move: [row, col]."
+    )
+    partner = serializers.IntegerField(required=False, help_text="ally: the partner's seat.")
+    expected_version = serializers.IntegerField(
+        required=False, help_text="Refused with 409 stale_version unless equal."
+    )
+
+
+def parse_action(data: object) -> tuple[dict, int | None]:
+    """Split a posted action into the engine's action and ``expected_version``.
+
+    Only the envelope is checked here; the engine judges the fields of the action itself, so that a
+    client gets the engine's own words for what is wrong.
+    """
+    if not isinstance(data, dict):
+        raise errors.InvalidAction("An action must be a JSON object.")
+    action = dict(data)
+    expected_version = action.pop("expected_version", None)
+    if expected_version is not None and (type(expected_version) is not int or expected_version < 0):
+        raise errors.InvalidAction("expected_version must be a non-negative integer.")
+    if not isinstance(action.get("action"), str):
+        raise errors.InvalidAction('An action needs an "action" field naming it, e.g. "play".')
+    return action, expected_version
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    seat = serializers.IntegerField(allow_null=True)
+    type = serializers.CharField()
+    data = serializers.DictField()
+
+
+class MoveResultSerializer(serializers.Serializer):
+    event = EventSerializer(help_text="The first event the action produced.")
+    events = EventSerializer(many=True, help_text="Every event the action produced, in order.")
+    view = MatchViewSerializer()
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, required=False, default=0)
+    wait = serializers.FloatField(
+        min_value=0, max_value=MAX_LONG_POLL_SECONDS, required=False, default=0
+    )
+    limit = serializers.IntegerField(min_value=1, max_value=500, required=False, default=100)
+
+
+class EventPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Events after `after` visible now.")
+    next = serializers.CharField(allow_null=True)
+    previous = serializers.CharField(allow_null=True)
+    results = EventSerializer(many=True)
+
+
+class FeedEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    type = serializers.CharField()
+    match = serializers.IntegerField(allow_null=True)
+    data = serializers.DictField()
+
+
+class FeedPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.CharField(allow_null=True)
+    previous = serializers.CharField(allow_null=True)
+    results = FeedEventSerializer(many=True)
+
+
+class MatchPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = MatchSummarySerializer(many=True)
+
+
+class RulesetPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = RulesetSerializer(many=True)
+
+
+class MatchListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["waiting", "active", "finished", "abandoned"], required=False
+    )
+    player = serializers.ChoiceField(choices=["me"], required=False)

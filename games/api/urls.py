@@ -1,0 +1,20 @@
+from django.urls import path
+
+from games.api import views
+
+urlpatterns = [
+    path("players/", views.PlayerRegisterView.as_view(), name="player-register"),
+    path("players/me/", views.PlayerMeView.as_view(), name="player-me"),
+    path("players/me/events/", views.FeedEventsView.as_view(), name="player-feed"),
+    path("players/me/stream/", views.FeedStreamView.as_view(), name="player-feed-stream"),
+    path("auth/token/", views.TokenView.as_view(), name="auth-token"),
+    path("rulesets/", views.RulesetListView.as_view(), name="ruleset-list"),
+    path("matches/", views.MatchListView.as_view(), name="match-list"),
+    path("matches/<int:match_id>/", views.MatchDetailView.as_view(), name="match-detail"),
+    path("matches/<int:match_id>/join/", views.MatchJoinView.as_view(), name="match-join"),
+    path("matches/<int:match_id>/start/", views.MatchStartView.as_view(), name="match-start"),
+    path("matches/<int:match_id>/moves/", views.MatchMovesView.as_view(), name="match-moves"),
+    path("matches/<int:match_id>/events/", views.MatchEventsView.as_view(), name="match-events"),
+    path("matches/<int:match_id>/stream/", views.MatchStreamView.as_view(), name="match-stream"),
+    path("matches/<int:match_id>/resign/", views.MatchResignView.as_view(), name="match-resign"),
+]

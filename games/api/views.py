@@ -1,0 +1,380 @@
+"""The games API: one class per operation. Views parse, call a service or selector, and serialise."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from django.conf import settings
+from django.http import StreamingHttpResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import catalog, selectors, services
+from games.api import serializers as s
+from games.api.idempotency import idempotent
+from switchsite.problems import PROBLEM_CONTENT_TYPE
+
+PROBLEM = OpenApiResponse(s.ProblemSerializer, description="A problem document (RFC 9457).")
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    description="Makes a retried request safe: the first answer is returned, nothing is applied twice.",
+)
+LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID", str, OpenApiParameter.HEADER, description="Resume after this event's seq."
+)
+
+
+def current_view(request: Request, match_id: int) -> dict[str, Any]:
+    """The match as the caller sees it now (re-read: work done after commit, such as a bot's turn
+    played in-process, is included)."""
+    return selectors.match_view(match=selectors.match_get(match_id=match_id), user=request.user)
+
+
+def problems(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
+    return {(code, PROBLEM_CONTENT_TYPE): PROBLEM for code in statuses}
+
+
+def parsed(serializer_class: type[s.serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+# --- players -----------------------------------------------------------------------------------
+
+
+class PlayerRegisterView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+    throttle_scope = "registration"
+
+    @extend_schema(
+        request=s.RegistrationSerializer,
+        responses={201: s.RegisteredSerializer, **problems(400, 403, 409, 429)},
+        auth=[],
+        summary="Register a player",
+    )
+    def post(self, request: Request) -> Response:
+        data = parsed(s.RegistrationSerializer, request.data)
+        user, token = services.player_register(username=data["username"], password=data["password"])
+        return Response(
+            {"id": user.pk, "username": user.get_username(), "token": token}, status=201
+        )
+
+
+class TokenView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+    throttle_scope = "registration"
+
+    @extend_schema(
+        request=s.CredentialsSerializer,
+        responses={200: s.TokenSerializer, **problems(400, 429)},
+        auth=[],
+        summary="Get the API token for a username and password",
+    )
+    def post(self, request: Request) -> Response:
+        data = parsed(s.CredentialsSerializer, request.data)
+        token = services.token_obtain(username=data["username"], password=data["password"])
+        return Response({"token": token})
+
+
+class PlayerMeView(APIView):
+    @extend_schema(responses={200: s.PlayerSerializer, **problems(401)}, summary="The caller")
+    def get(self, request: Request) -> Response:
+        player = services.player_profile(user=request.user)
+        return Response(selectors.player_summary(player=player))
+
+
+# --- rulesets ----------------------------------------------------------------------------------
+
+
+class RulesetPagination(PageNumberPagination):
+    page_size = 50
+
+
+class RulesetListView(APIView):
+    @extend_schema(
+        responses={200: s.RulesetPageSerializer, **problems(401)}, summary="Every ruleset"
+    )
+    def get(self, request: Request) -> Response:
+        paginator = RulesetPagination()
+        rulesets = [
+            {**vars(info), "players": list(info.players)} for info in catalog.RULESETS.values()
+        ]
+        page = paginator.paginate_queryset(rulesets, request, view=self)
+        return paginator.get_paginated_response(page)
+
+
+# --- matches -----------------------------------------------------------------------------------
+
+
+class MatchPagination(PageNumberPagination):
+    page_size = 25
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+class MatchListView(APIView):
+    @extend_schema(
+        parameters=[s.MatchListQuerySerializer],
+        responses={200: s.MatchPageSerializer, **problems(400, 401)},
+        summary="List matches",
+        operation_id="matches_list",
+    )
+    def get(self, request: Request) -> Response:
+        query = parsed(s.MatchListQuerySerializer, request.query_params)
+        matches = selectors.match_list(
+            user=request.user, status=query.get("status"), mine=query.get("player") == "me"
+        )
+        paginator = MatchPagination()
+        page = paginator.paginate_queryset(matches, request, view=self)
+        return paginator.get_paginated_response(s.MatchSummarySerializer(page, many=True).data)
+
+    @extend_schema(
+        request=s.MatchCreateSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: s.MatchViewSerializer, **problems(400, 401, 403, 409, 429)},
+        summary="Create a match (the creator takes seat 0)",
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = parsed(s.MatchCreateSerializer, request.data)
+        match = services.match_create(
+            creator=request.user,
+            ruleset=data["ruleset"],
+            seats=data["seats"],
+            options=data["options"],
+            bots_wanted=data["bots"],
+            deals=data["deals"],
+            target=data["target"],
+            turn_seconds=data["turn_seconds"],
+            layout=data["layout"],
+            on_resign=data["on_resign"],
+        )
+        return Response(current_view(request, match.pk), status=201)
+
+
+class MatchDetailView(APIView):
+    @extend_schema(
+        responses={200: s.MatchViewSerializer, **problems(401, 404)},
+        summary="The match as you may see it",
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(current_view(request, match_id))
+
+
+class MatchJoinView(APIView):
+    @extend_schema(
+        request=s.JoinSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.MatchViewSerializer, **problems(400, 401, 404, 409)},
+        summary="Take a seat",
+    )
+    @idempotent
+    def post(self, request: Request, match_id: int) -> Response:
+        data = parsed(s.JoinSerializer, request.data)
+        services.match_join(match_id=match_id, user=request.user, seat=data["seat"])
+        return Response(current_view(request, match_id))
+
+
+class MatchStartView(APIView):
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.MatchViewSerializer, **problems(401, 403, 404, 409)},
+        summary="Deal the first hand (creator or staff)",
+    )
+    @idempotent
+    def post(self, request: Request, match_id: int) -> Response:
+        services.match_start(match_id=match_id, user=request.user)
+        return Response(current_view(request, match_id))
+
+
+class MatchMovesView(APIView):
+    malformed_input_code = "invalid_action"
+
+    @extend_schema(
+        request=s.ActionSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: s.MoveResultSerializer, **problems(400, 401, 403, 404, 409, 422, 429)},
+        summary="Apply one action",
+    )
+    @idempotent
+    def post(self, request: Request, match_id: int) -> Response:
+        action, expected_version = s.parse_action(request.data)
+        result = services.move_apply(
+            match_id=match_id, user=request.user, action=action, expected_version=expected_version
+        )
+        events = [selectors.event_as_seen(e, seat=result.seat) for e in result.events]
+        view = current_view(request, match_id)
+        return Response({"event": events[0], "events": events, "view": view}, status=201)
+
+
+class MatchResignView(APIView):
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.MatchViewSerializer, **problems(401, 403, 404, 409)},
+        summary="Leave the match",
+    )
+    @idempotent
+    def post(self, request: Request, match_id: int) -> Response:
+        services.match_resign(match_id=match_id, user=request.user)
+        return Response(current_view(request, match_id))
+
+
+def _page(
+    request: Request, results: list[dict[str, Any]], count: int, limit: int
+) -> dict[str, Any]:
+    """The list envelope for event logs: ``next`` resumes after the last event returned."""
+    next_url = None
+    if count > len(results):
+        next_url = request.build_absolute_uri(
+            f"{request.path}?after={results[-1]['seq']}&limit={limit}"
+        )
+    return {"count": count, "next": next_url, "previous": None, "results": results}
+
+
+def _long_poll(
+    fetch: Callable[[], tuple[list[dict[str, Any]], int]], wait: float
+) -> tuple[list[dict[str, Any]], int]:
+    deadline = time.monotonic() + wait
+    while True:
+        results, count = fetch()
+        if results or time.monotonic() >= deadline:
+            return results, count
+        time.sleep(settings.EVENT_POLL_INTERVAL)
+
+
+class MatchEventsView(APIView):
+    @extend_schema(
+        parameters=[s.EventsQuerySerializer],
+        responses={200: s.EventPageSerializer, **problems(400, 401, 404)},
+        summary="Events after a sequence number (long poll with wait)",
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        query = parsed(s.EventsQuerySerializer, request.query_params)
+        match = selectors.match_get(match_id=match_id)
+        results, count = _long_poll(
+            lambda: selectors.match_events(
+                match=match, user=request.user, after=query["after"], limit=query["limit"]
+            ),
+            query["wait"],
+        )
+        return Response(_page(request, results, count, query["limit"]))
+
+
+class EventStreamRenderer(BaseRenderer):
+    media_type = "text/event-stream"
+    format = "sse"
+
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
+        return json.dumps(data).encode()
+
+
+def _sse(
+    fetch: Callable[[int], list[dict[str, Any]]], after: int, is_done: Callable[[], bool]
+) -> Iterator[str]:
+    """Server-Sent Events: each event once, with ``id`` = seq so a client resumes with Last-Event-ID.
+
+    The stream ends when there is nothing more to come, or after ``SSE_MAX_SECONDS`` (clients
+    reconnect), with a comment line every ``SSE_KEEPALIVE_SECONDS`` to keep proxies from timing out.
+    """
+    started = last_sent = time.monotonic()
+    yield "retry: 1000\n\n"
+    while True:
+        events = fetch(after)
+        for event in events:
+            after = event["seq"]
+            yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
+        now = time.monotonic()
+        if events:
+            last_sent = now
+            continue
+        if is_done() or now - started >= settings.SSE_MAX_SECONDS:
+            return
+        if now - last_sent >= settings.SSE_KEEPALIVE_SECONDS:
+            last_sent = now
+            yield ": keepalive\n\n"
+        time.sleep(settings.EVENT_POLL_INTERVAL)
+
+
+def _resume_point(request: Request) -> int:
+    last_id = request.headers.get("Last-Event-ID") or request.query_params.get("after") or "0"
+    return int(last_id) if last_id.isdigit() else 0
+
+
+def _stream_response(events: Iterator[str]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+class MatchStreamView(APIView):
+    renderer_classes = [EventStreamRenderer, JSONRenderer]
+
+    @extend_schema(
+        parameters=[LAST_EVENT_ID],
+        responses={(200, "text/event-stream"): str, **problems(401, 404)},
+        summary="The match's events as Server-Sent Events",
+    )
+    def get(self, request: Request, match_id: int) -> StreamingHttpResponse:
+        match = selectors.match_get(match_id=match_id)
+
+        def fetch(after: int) -> list[dict[str, Any]]:
+            return selectors.match_events(match=match, user=request.user, after=after, limit=100)[0]
+
+        def is_done() -> bool:
+            match.refresh_from_db(fields=["status"])
+            return match.status in selectors.REVEALED_STATUSES
+
+        return _stream_response(_sse(fetch, _resume_point(request), is_done))
+
+
+class FeedEventsView(APIView):
+    @extend_schema(
+        parameters=[s.EventsQuerySerializer],
+        responses={200: s.FeedPageSerializer, **problems(400, 401)},
+        summary="Your own feed across all matches (long poll with wait)",
+    )
+    def get(self, request: Request) -> Response:
+        query = parsed(s.EventsQuerySerializer, request.query_params)
+        player = services.player_profile(user=request.user)
+        results, count = _long_poll(
+            lambda: selectors.feed_events(
+                player=player, after=query["after"], limit=query["limit"]
+            ),
+            query["wait"],
+        )
+        return Response(_page(request, results, count, query["limit"]))
+
+
+class FeedStreamView(APIView):
+    renderer_classes = [EventStreamRenderer, JSONRenderer]
+
+    @extend_schema(
+        parameters=[LAST_EVENT_ID],
+        responses={(200, "text/event-stream"): str, **problems(401)},
+        summary="Your own feed as Server-Sent Events",
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        player = services.player_profile(user=request.user)
+
+        def fetch(after: int) -> list[dict[str, Any]]:
+            return selectors.feed_events(player=player, after=after, limit=100)[0]
+
+        return _stream_response(_sse(fetch, _resume_point(request), is_done=lambda: False))

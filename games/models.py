@@ -1,0 +1,169 @@
+"""Persistence for players, matches, seats and the append-only event logs.
+
+Models are thin: the rules live in the engines, writes in ``services.py``, reads in ``selectors.py``.
+The engine state is stored whole with the match (``state``, the engine's versioned ``to_dict()``);
+the event log, with the per-deal seeds revealed in it, is enough to audit and replay a match.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Player(models.Model):
+    """A user's game profile: rating and the counter of their personal event feed."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
+    )
+    rating_mu = models.FloatField(default=25.0)
+    rating_sigma = models.FloatField(default=25.0 / 3)
+    feed_seq = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.user.get_username()
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting"
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABANDONED = "abandoned"
+
+    class Game(models.TextChoices):
+        SHEDDING = "shedding"
+        ABBOTT = "abbott"
+
+    ruleset = models.CharField(max_length=40)
+    game = models.CharField(max_length=10, choices=Game.choices)
+    options = models.JSONField(default=dict, blank=True)
+    seat_count = models.PositiveSmallIntegerField()
+    deals = models.PositiveSmallIntegerField(default=1)
+    target = models.PositiveIntegerField(null=True, blank=True)
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    on_resign = models.CharField(max_length=10, default="bot")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    version = models.PositiveIntegerField(default=0)
+    deal_number = models.PositiveIntegerField(default=0)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
+    )
+    # The engine's versioned to_dict(): hands and stock order included, so never sent as it is.
+    state = models.JSONField(null=True, blank=True)
+    # The secret seed of the deal in play (hex); revealed in the deal_end event.
+    deal_seed = models.CharField(max_length=64, blank=True)
+    layout = models.JSONField(null=True, blank=True)
+    last_event_seq = models.PositiveBigIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "ruleset"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(seat_count__gte=2), name="match_two_or_more_seats"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} ({self.ruleset}, {self.status})"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot_strategy = models.CharField(max_length=20, blank=True)
+    strikes = models.PositiveSmallIntegerField(default=0)
+    resigned = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["match", "player"],
+                condition=models.Q(player__isnull=False),
+                name="seat_one_per_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of match {self.match_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_strategy)
+
+
+class MatchEvent(models.Model):
+    """One entry of a match's append-only log. ``private`` is seen only by the event's seat."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveBigIntegerField()
+    type = models.CharField(max_length=20)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict)
+    private = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="event_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.type} (match {self.match_id})"
+
+
+class FeedEvent(models.Model):
+    """One entry of a player's personal feed (``your_turn``, ``match_started``, …), numbered per player."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="feed")
+    seq = models.PositiveBigIntegerField()
+    type = models.CharField(max_length=20)
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player", "seq"]
+        constraints = [models.UniqueConstraint(fields=["player", "seq"], name="feed_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.type} for {self.player}"
+
+
+class IdempotentRequest(models.Model):
+    """The stored answer to a write made with an ``Idempotency-Key``, per key and caller."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64)
+    in_flight = models.BooleanField(default=True)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_body = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({'in flight' if self.in_flight else self.response_status})"

@@ -1,0 +1,145 @@
+"""Reads: what each caller may see of matches, events and feeds.
+
+Hidden information is a security property, so it is decided here and only here: a seat sees its
+own cards and the public part of the game; drawn cards reach only the drawer; spectators see the
+public part. Once a match is over its whole log may be revealed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, Q, QuerySet
+
+from games import catalog, errors
+from games.engine.protocol import Event
+from games.engine.rng import seed_commitment
+from games.models import FeedEvent, Match, MatchEvent, Player, Seat
+
+REVEALED_STATUSES = frozenset({Match.Status.FINISHED, Match.Status.ABANDONED})
+
+
+def match_get(*, match_id: int) -> Match:
+    try:
+        return Match.objects.select_related("created_by").get(pk=match_id)
+    except Match.DoesNotExist:
+        raise errors.MatchNotFound(f"There is no match {match_id}.") from None
+
+
+def viewer_seat(*, match: Match, user: AbstractBaseUser, seats: Iterable[Seat]) -> int | None:
+    """The seat the user plays in this match, or None for a spectator."""
+    return next(
+        (s.index for s in seats if s.player_id == user.pk and not s.resigned),
+        None,
+    )
+
+
+def match_list(
+    *, user: AbstractBaseUser, status: str | None = None, mine: bool = False
+) -> QuerySet[Match]:
+    matches = Match.objects.select_related("created_by").order_by("-created_at", "-pk")
+    if status:
+        matches = matches.filter(status=status)
+    if mine:
+        matches = matches.filter(seats__player=user).distinct()
+    return matches
+
+
+def match_view(*, match: Match, user: AbstractBaseUser) -> dict[str, Any]:
+    """The match as ``user`` may see it: the engine's view for their seat, plus the service's fields."""
+    seats = list(match.seats.select_related("player").order_by("index"))
+    seat = viewer_seat(match=match, user=user, seats=seats)
+    view: dict[str, Any] = {
+        "id": match.pk,
+        "ruleset": match.ruleset,
+        "game": match.game,
+        "options": match.options,
+        "status": match.status,
+        "version": match.version,
+        "deal": match.deal_number,
+        "seat_count": match.seat_count,
+        "deals": match.deals,
+        "target": match.target,
+        "turn_seconds": match.turn_seconds,
+        "turn_deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
+        "created_by": match.created_by.get_username(),
+        "shuffle_commitment": seed_commitment(bytes.fromhex(match.deal_seed))
+        if match.deal_seed
+        else None,
+        "result": match.result,
+    }
+    engine_seats: list[dict[str, Any]] = []
+    if match.status != Match.Status.WAITING:
+        engine_view = catalog.load_game(match.game, match.state).view(seat)
+        if match.status != Match.Status.ACTIVE:
+            engine_view["legal_moves"] = []
+        engine_seats = engine_view.pop("seats", [])
+        engine_view.pop("result", None)
+        view.update(engine_view)
+        view.setdefault("you", {"seat": seat} if seat is not None else None)
+    else:
+        view.update(
+            {"to_move": None, "you": {"seat": seat, "hand": []} if seat is not None else None}
+        )
+        view["legal_moves"] = []
+    view["seats"] = [
+        {
+            **(engine_seats[s.index] if s.index < len(engine_seats) else {"seat": s.index}),
+            "player": s.player.get_username() if s.player_id else None,
+            "bot": s.bot_strategy or None,
+            "resigned": s.resigned,
+        }
+        for s in seats
+    ]
+    return view
+
+
+def match_events(
+    *, match: Match, user: AbstractBaseUser, after: int, limit: int
+) -> tuple[list[dict[str, Any]], int]:
+    """Events with ``seq > after`` as the user may see them, oldest first, and how many there are."""
+    seats = list(match.seats.all())
+    seat = viewer_seat(match=match, user=user, seats=seats)
+    reveal_all = match.status in REVEALED_STATUSES
+    pending = MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")
+    count = pending.count()
+    return [event_as_seen(e, seat=seat, reveal_all=reveal_all) for e in pending[:limit]], count
+
+
+def event_as_seen(
+    record: MatchEvent, *, seat: int | None, reveal_all: bool = False
+) -> dict[str, Any]:
+    event = Event(record.type, record.seat, record.data, record.private)
+    seen = event.for_viewer(record.seat if reveal_all else seat)
+    return {"seq": record.seq, "at": record.created_at.isoformat(), **seen}
+
+
+def feed_events(*, player: Player, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+    pending = FeedEvent.objects.filter(player=player, seq__gt=after).order_by("seq")
+    count = pending.count()
+    return [
+        {
+            "seq": e.seq,
+            "at": e.created_at.isoformat(),
+            "type": e.type,
+            "match": e.match_id,
+            "data": e.data,
+        }
+        for e in pending[:limit]
+    ], count
+
+
+def player_summary(*, player: Player) -> dict[str, Any]:
+    counts = Seat.objects.filter(player=player.user).aggregate(
+        matches=Count("match", distinct=True),
+        active=Count("match", filter=Q(match__status=Match.Status.ACTIVE), distinct=True),
+        finished=Count("match", filter=Q(match__status=Match.Status.FINISHED), distinct=True),
+    )
+    return {
+        "id": player.user.pk,
+        "username": player.user.get_username(),
+        "rating": {"mu": player.rating_mu, "sigma": player.rating_sigma},
+        "matches": counts,
+    }

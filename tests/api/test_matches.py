@@ -1,0 +1,205 @@
+"""API.md "Matches": create, join, start, view, list, resign — with every error code they name."""
+
+import pytest
+
+from games.models import Match, MatchEvent
+from tests.api.conftest import assert_problem
+
+pytestmark = pytest.mark.django_db
+
+LAYOUT = {
+    "hands": [
+        ["7H", "9S", "2C", "JD", "KH", "3C", "4C"],
+        ["9D", "5S", "6S", "QS", "QH", "4D", "8C"],
+    ],
+    "starter": "9H",
+    "stock": ["TC", "TD"],
+}
+
+
+def create(client, **body):
+    return client.post("/api/v1/matches/", {"ruleset": "switch", "seats": 2, **body})
+
+
+def started_match(creator, other, **body) -> int:
+    match_id = create(creator, **body).json()["id"]
+    assert other.post(f"/api/v1/matches/{match_id}/join/").status_code == 200
+    assert creator.post(f"/api/v1/matches/{match_id}/start/").status_code == 200
+    return match_id
+
+
+def test_create_seats_the_creator_at_seat_0_and_waits(alice):
+    response = create(
+        alice, seats=3, options={"hand_size": 5}, bots=[{"seat": 2, "strategy": "random"}]
+    )
+
+    assert response.status_code == 201
+    view = response.json()
+    assert view["status"] == "waiting"
+    assert view["ruleset"] == "switch"
+    assert view["options"] == {"hand_size": 5}
+    assert [(s["seat"], s["player"], s["bot"]) for s in view["seats"]] == [
+        (0, "alice", None),
+        (1, None, None),
+        (2, None, "random"),
+    ]
+    assert view["legal_moves"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"ruleset": "whist"}, "invalid_ruleset"),
+        ({"options": {"hand_size": 0}}, "invalid_options"),
+        ({"options": {"no_such_option": True}}, "invalid_options"),
+        ({"ruleset": "french", "seats": 8}, "invalid_options"),
+        ({"ruleset": "abbott", "seats": 3}, "invalid_options"),
+        ({"bots": [{"seat": 0, "strategy": "random"}]}, "invalid_bots"),
+        ({"bots": [{"seat": 2, "strategy": "random"}]}, "invalid_bots"),
+        ({"bots": [{"seat": 1, "strategy": "psychic"}]}, "invalid_bots"),
+    ],
+)
+def test_bad_ruleset_options_and_bots_are_400_with_a_code(alice, body, code):
+    body = assert_problem(create(alice, **body), 400, code)
+
+    assert body["detail"]
+    assert not Match.objects.exists()
+
+
+def test_unknown_fields_of_the_wrong_type_are_listed(alice):
+    body = assert_problem(create(alice, seats="many", deals=0), 400, "invalid")
+
+    assert set(body["errors"]) == {"seats", "deals"}
+
+
+def test_layout_is_staff_only(alice):
+    assert_problem(create(alice, layout=LAYOUT), 403, "layout_staff_only")
+
+
+def test_layout_that_is_not_a_partition_of_the_deck_is_invalid_layout(staff):
+    duplicated = {**LAYOUT, "starter": "7H"}
+
+    body = assert_problem(create(staff, layout=duplicated), 400, "invalid_layout")
+    assert "7H" in body["detail"]
+
+
+def test_join_takes_the_first_free_seat_or_the_one_asked_for(alice, bob, carol):
+    match_id = create(alice, seats=3).json()["id"]
+
+    assert bob.post(f"/api/v1/matches/{match_id}/join/", {"seat": 2}).status_code == 200
+    view = carol.post(f"/api/v1/matches/{match_id}/join/").json()
+
+    assert [s["player"] for s in view["seats"]] == ["alice", "carol", "bob"]
+    assert view["you"]["seat"] == 1
+
+
+def test_join_errors(alice, bob, carol, make_client):
+    match_id = create(alice).json()["id"]
+
+    assert_problem(alice.post(f"/api/v1/matches/{match_id}/join/"), 409, "already_seated")
+    assert bob.post(f"/api/v1/matches/{match_id}/join/").status_code == 200
+    assert_problem(carol.post(f"/api/v1/matches/{match_id}/join/"), 409, "match_full")
+    assert_problem(carol.post("/api/v1/matches/999999/join/"), 404, "not_found")
+
+    three = create(alice, seats=3).json()["id"]
+    bob.post(f"/api/v1/matches/{three}/join/", {"seat": 1})
+    assert_problem(carol.post(f"/api/v1/matches/{three}/join/", {"seat": 1}), 409, "seat_taken")
+    alice.post(f"/api/v1/matches/{three}/join/")
+    carol.post(f"/api/v1/matches/{three}/join/")
+    alice.post(f"/api/v1/matches/{three}/start/")
+    assert_problem(make_client("dave").post(f"/api/v1/matches/{three}/join/"), 409, "match_started")
+
+
+def test_start_needs_every_seat_filled_and_the_creator(alice, bob):
+    match_id = create(alice).json()["id"]
+
+    assert_problem(alice.post(f"/api/v1/matches/{match_id}/start/"), 409, "seats_empty")
+    bob.post(f"/api/v1/matches/{match_id}/join/")
+    assert_problem(bob.post(f"/api/v1/matches/{match_id}/start/"), 403, "not_match_creator")
+    response = alice.post(f"/api/v1/matches/{match_id}/start/")
+
+    assert response.status_code == 200
+    view = response.json()
+    assert view["status"] == "active"
+    assert view["deal"] == 1
+    assert len(view["you"]["hand"]) == 7
+    assert len(view["shuffle_commitment"]) == 64
+    assert_problem(alice.post(f"/api/v1/matches/{match_id}/start/"), 409, "match_started")
+
+
+def test_staff_may_start_a_match_with_bots_filling_the_other_seats(staff, alice):
+    match_id = create(alice, bots=[{"seat": 1, "strategy": "random"}]).json()["id"]
+
+    assert staff.post(f"/api/v1/matches/{match_id}/start/").status_code == 200
+
+
+def test_view_shows_own_hand_and_only_counts_of_others(staff, bob):
+    match_id = started_match(staff, bob, layout=LAYOUT)
+
+    mine = staff.get(f"/api/v1/matches/{match_id}/").json()
+    theirs = bob.get(f"/api/v1/matches/{match_id}/").json()
+
+    assert mine["you"] == {"seat": 0, "hand": LAYOUT["hands"][0]}
+    assert theirs["you"] == {"seat": 1, "hand": LAYOUT["hands"][1]}
+    assert mine["top_card"] == "9H"
+    assert [s["hand_count"] for s in mine["seats"]] == [7, 7]
+    assert mine["legal_moves"]
+    assert theirs["legal_moves"] == []
+    for card in LAYOUT["hands"][1] + LAYOUT["stock"]:
+        assert card not in str(mine["seats"])
+        assert card not in str(mine.get("legal_moves"))
+    assert "hands" not in str(mine)
+    assert "TC" not in str(mine)
+
+
+def test_spectators_see_the_public_part_only(staff, bob, carol):
+    match_id = started_match(staff, bob, layout=LAYOUT)
+
+    view = carol.get(f"/api/v1/matches/{match_id}/").json()
+
+    assert view["you"] is None
+    assert view["legal_moves"] == []
+    for card in LAYOUT["hands"][0] + LAYOUT["hands"][1] + LAYOUT["stock"]:
+        assert f'"{card}"' not in str(view).replace("'", '"') or card == view["top_card"]
+
+
+def test_list_filters_by_status_and_player(alice, bob, carol):
+    waiting = create(alice).json()["id"]
+    active = started_match(bob, carol)
+
+    mine = alice.get("/api/v1/matches/?player=me").json()
+    actives = alice.get("/api/v1/matches/?status=active").json()
+
+    assert [m["id"] for m in mine["results"]] == [waiting]
+    assert [m["id"] for m in actives["results"]] == [active]
+    assert set(mine) == {"count", "next", "previous", "results"}
+    assert_problem(alice.get("/api/v1/matches/?status=sleeping"), 400, "invalid")
+
+
+def test_resign_hands_the_seat_to_a_bot_which_plays_on(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    match_id = started_match(alice, bob)
+    to_move = alice.get(f"/api/v1/matches/{match_id}/").json()["to_move"]
+    leaver = [alice, bob][to_move]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = leaver.post(f"/api/v1/matches/{match_id}/resign/")
+
+    assert response.status_code == 200
+    assert response.json()["you"] is None
+    view = leaver.get(f"/api/v1/matches/{match_id}/").json()  # after the bot's turn, run on commit
+    assert view["seats"][to_move]["bot"] == "random"
+    assert view["seats"][to_move]["resigned"] is True
+    assert view["to_move"] != to_move or view["status"] != "active"
+    assert MatchEvent.objects.filter(match_id=match_id, type="resign").exists()
+    assert_problem(leaver.post(f"/api/v1/matches/{match_id}/resign/"), 403, "not_seated")
+
+
+def test_forfeit_policy_abandons_the_match(alice, bob):
+    match_id = started_match(alice, bob, on_resign="forfeit")
+
+    view = bob.post(f"/api/v1/matches/{match_id}/resign/").json()
+
+    assert view["status"] == "abandoned"
+    assert alice.get(f"/api/v1/matches/{match_id}/").json()["status"] == "abandoned"

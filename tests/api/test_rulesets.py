@@ -1,0 +1,33 @@
+"""API.md "Rulesets": every preset of both games, with its options."""
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+EXPECTED = {
+    "switch": "shedding",
+    "jack-change-it": "shedding",
+    "french": "shedding",
+    "black-jack": "shedding",
+    "irish-switch": "shedding",
+    "jacks-twos-eights": "shedding",
+    "take-two": "shedding",
+    "abbott": "abbott",
+    "abbott-2": "abbott",
+}
+
+
+def test_every_ruleset_is_listed_with_its_game_and_fields(alice):
+    response = alice.get("/api/v1/rulesets/")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["count"] == len(EXPECTED)
+    by_name = {r["name"]: r for r in body["results"]}
+    assert {name: r["game"] for name, r in by_name.items()} == EXPECTED
+    for ruleset in body["results"]:
+        assert set(ruleset) >= {"name", "game", "title", "players", "options", "description"}
+        low, high = ruleset["players"]
+        assert 2 <= low <= high
+    assert by_name["abbott"]["players"] == [4, 4]
+    assert by_name["abbott-2"]["players"] == [2, 2]

@@ -1,0 +1,52 @@
+"""Bots played by a real Celery worker through the broker (issue 6): the human moves, the bots answer
+until it is the human's turn again; stale and duplicate tasks apply nothing."""
+
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import catalog, services, tasks
+from games.models import Match, MatchEvent
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
+
+
+def wait_until(condition, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting for the worker"
+        time.sleep(0.05)
+
+
+def human_to_move_again(match_id: int) -> bool:
+    match = Match.objects.get(pk=match_id)
+    return (
+        match.status != Match.Status.ACTIVE
+        or catalog.load_game(match.game, match.state).to_move == 0
+    )
+
+
+def test_bots_answer_through_the_worker_until_the_human_moves_again(celery_worker):
+    human = get_user_model().objects.create_user("human")
+    bots = [{"seat": seat, "strategy": "random"} for seat in (1, 2, 3)]
+    match = services.match_create(creator=human, ruleset="switch", seats=4, bots_wanted=bots)
+    match = services.match_start(match_id=match.pk, user=human)
+    game = catalog.load_game(match.game, match.state)
+    assert game.to_move == 0
+
+    services.move_apply(match_id=match.pk, user=human, action=game.legal_actions()[0])
+    wait_until(lambda: human_to_move_again(match.pk))
+
+    bots_that_moved = set(
+        MatchEvent.objects.filter(match=match, type__in=["play", "draw"], seat__gt=0).values_list(
+            "seat", flat=True
+        )
+    )
+    assert len(bots_that_moved) >= 2  # an 8 may skip one of the three
+
+    settled = Match.objects.get(pk=match.pk)
+    tasks.play_bot_turns.delay(match.pk, settled.version)  # a duplicate: the human is to move
+    tasks.play_bot_turns.delay(match.pk, settled.version - 1)  # an old version
+    time.sleep(1.0)
+    assert Match.objects.get(pk=match.pk).version == settled.version

@@ -1,0 +1,98 @@
+"""Turn clocks: a passed deadline plays the default action, counts a strike, and three strikes hand
+the seat to a bot; late and duplicate deliveries change nothing."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games import catalog, services, tasks
+from games.models import Match, MatchEvent, Seat
+
+pytestmark = pytest.mark.django_db
+
+LAYOUT = {
+    "hands": [
+        ["7H", "9S", "2C", "JD", "KH", "3C", "4C"],
+        ["9D", "5S", "6S", "QS", "QH", "4D", "8C"],
+    ],
+    "starter": "9H",
+    "stock": ["TC", "TD", "TH", "TS", "3D", "3H"],
+}
+
+
+@pytest.fixture
+def match() -> Match:
+    users = get_user_model().objects
+    creator = users.create_user("clocked", is_staff=True)
+    other = users.create_user("other")
+    created = services.match_create(
+        creator=creator, ruleset="switch", seats=2, turn_seconds=30, layout=LAYOUT
+    )
+    services.match_join(match_id=created.pk, user=other)
+    return services.match_start(match_id=created.pk, user=creator)
+
+
+def expire(match: Match) -> Match:
+    """Move the running clock into the past, as if its time had passed."""
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+    return Match.objects.get(pk=match.pk)
+
+
+def test_a_new_turn_gets_a_deadline_turn_seconds_ahead(match):
+    assert match.turn_deadline is not None
+    remaining = (match.turn_deadline - timezone.now()).total_seconds()
+    assert 25 < remaining <= 30
+
+
+def test_the_clock_does_nothing_before_the_deadline(match):
+    version = match.version
+
+    assert services.turn_timeout_apply(match_id=match.pk, deadline=match.turn_deadline) is False
+    assert Match.objects.get(pk=match.pk).version == version
+
+
+def test_a_passed_deadline_plays_the_default_action_and_counts_a_strike(match):
+    match = expire(match)
+    to_move = catalog.load_game(match.game, match.state).to_move
+
+    assert services.turn_timeout_apply(match_id=match.pk, deadline=match.turn_deadline) is True
+
+    after = Match.objects.get(pk=match.pk)
+    assert after.version == match.version + 1
+    assert after.turn_deadline > timezone.now()
+    assert Seat.objects.get(match=match, index=to_move).strikes == 1
+    types = list(
+        MatchEvent.objects.filter(match=match).order_by("seq").values_list("type", flat=True)
+    )
+    assert types[-2:] == ["timeout", "draw"]
+
+
+def test_a_duplicate_delivery_changes_nothing(match):
+    match = expire(match)
+    services.turn_timeout_apply(match_id=match.pk, deadline=match.turn_deadline)
+    version = Match.objects.get(pk=match.pk).version
+
+    assert services.turn_timeout_apply(match_id=match.pk, deadline=match.turn_deadline) is False
+    assert Match.objects.get(pk=match.pk).version == version
+
+
+def test_three_strikes_and_a_bot_takes_the_seat(match):
+    seat = catalog.load_game(match.game, match.state).to_move
+    Seat.objects.filter(match=match, index=seat).update(strikes=2)
+    match = expire(match)
+
+    services.turn_timeout_apply(match_id=match.pk, deadline=match.turn_deadline)
+
+    taken = Seat.objects.get(match=match, index=seat)
+    assert taken.strikes == 3
+    assert taken.bot_strategy == services.REPLACEMENT_BOT
+    assert MatchEvent.objects.filter(match=match, type="bot_takeover", seat=seat).exists()
+
+
+def test_the_sweep_enforces_every_overdue_clock_once(match):
+    expire(match)
+
+    assert tasks.enforce_overdue_turns() == 1
+    assert tasks.enforce_overdue_turns() == 0
