@@ -15,6 +15,7 @@ import pytest
 
 from games import catalog
 from games.models import Match
+from scripts.verify_deals import verify
 from tests.api.conftest import Client
 
 pytestmark = pytest.mark.django_db
@@ -134,4 +135,24 @@ def test_a_whole_match_through_the_api(make_client, ruleset):
 
     assert final["status"] == "finished"
     assert final["result"]
-    check_fair_shuffles(all_events(clients[0], match_id), ruleset, seats, options)
+    events = all_events(clients[0], match_id)
+    check_fair_shuffles(events, ruleset, seats, options)
+    assert verify(events) == []  # the published algorithm, re-implemented independently, agrees
+
+
+def test_the_independent_verifier_catches_a_tampered_deal(make_client):
+    alice, bob = make_client("alice"), make_client("bob")
+    match_id = alice.post("/api/v1/matches/", {"ruleset": "switch", "seats": 2}).json()["id"]
+    bob.post(f"/api/v1/matches/{match_id}/join/")
+    alice.post(f"/api/v1/matches/{match_id}/start/")
+    play_out([alice, bob], match_id, random.Random(7))
+    events = all_events(alice, match_id)
+    assert verify(events) == []
+
+    hand = next(e for e in events if e["type"] == "hand" and e["seat"] == 1)
+    hand["data"]["cards"] = hand["data"]["cards"][1:] + hand["data"]["cards"][:1]
+    assert verify(events) == ["deal 1: seat 1's hand is not the one the seed deals"]
+
+    end = next(e for e in events if e["type"] == "deal_end")
+    end["data"]["seed"] = "00" * 32
+    assert verify(events) == ["deal 1: the revealed seed does not match its commitment"]
