@@ -1,0 +1,13 @@
+"""``make bench``: the engines' speed benchmarks, one after the other (figures go into the README).
+
+The bot-strength and bot-latency benchmarks take longer or need PostgreSQL, Redis and a worker;
+run them on their own (see the README).
+"""
+
+from benchmarks import abbott_speed, shedding_speed
+
+if __name__ == "__main__":
+    for policy in ("plays", "uniform"):
+        shedding_speed.main(["--policy", policy])
+        print()
+    abbott_speed.main()
