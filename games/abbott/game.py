@@ -395,6 +395,47 @@ class AbbottGame:
         game._rebuild()
         return game
 
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], ruleset: str | None = None) -> Self:
+        """A state that plays exactly like the one ``view`` was taken from, for search bots.
+
+        The game is perfect information except the unused cards, which no action can reach, so
+        they are filled with every card not in sight. ``history`` is left empty: it only feeds
+        ``result()``'s count of hands won. ``turns_taken`` is not in the view, and it only matters
+        for the blocked dealer's first turn: a card under the dealer's piece means that turn is
+        still to come (moving off leaves the card behind, landing takes it, and the blocked dealer
+        takes it), so the count is exact then, and any count past the first round is equivalent.
+        ``ruleset`` defaults to the view's own.
+        """
+        game = cls(ruleset or view["ruleset"], view["players"], view["target"])
+        players = game.players
+        game.hand = view["hand"]
+        game.totals = list(view["totals"])
+        result = view["result"]
+        if result is not None:
+            game.phase, game.winner = OVER, result["winner"]
+        elif view["to_move"] is None:
+            game.phase = DEAL
+        else:
+            game.phase = PLAY
+        game.grid = [
+            EMPTY if code is None else parse_card(code) for row in view["grid"] for code in row
+        ]
+        game.pieces = [r * game.size + c for r, c in view["pieces"]]
+        game.captured = [[parse_card(code) for code in seat["cards"]] for seat in view["seats"]]
+        in_sight = {c for c in game.grid if c != EMPTY}.union(*game.captured)
+        game.unused = [c for c in make_deck() if c not in in_sight]
+        game.first_mover = view["first_mover"] or 0
+        game.turn = view["piece_to_move"] if view["piece_to_move"] is not None else game.first_mover
+        into_round = (game.turn - game.first_mover) % players
+        dealer_waits = game.grid[game.pieces[(game.first_mover - 1) % players]] != EMPTY
+        game.turns_taken = into_round if dealer_waits else players + into_round
+        alliance = view["alliance"]
+        game.alliance = (alliance["chooser"], alliance["chosen"]) if alliance else None
+        game.proposed = [seat["proposed_end"] for seat in view["seats"]]
+        game._rebuild()
+        return game
+
     # ----------------------------------------------------------------------------- public helpers
 
     def best_hand_json(self, seat: int) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.bots import random_bot
+from games.bots import abbott_heuristic, abbott_search, random_bot
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,11 @@ Strategy = Callable[[Mapping[str, Any], Table, random.Random], dict[str, Any]]
 
 STRATEGIES: dict[str, dict[str, Strategy]] = {
     "shedding": {"random": random_bot.choose},
-    "abbott": {"random": random_bot.choose},
+    "abbott": {
+        "random": random_bot.choose,
+        "heuristic": abbott_heuristic.choose,
+        "search": abbott_search.choose,
+    },
 }
 
 
