@@ -226,9 +226,7 @@ def move_apply(
     with transaction.atomic():
         match = _locked_match(match_id)
         seats = list(match.seats.all())
-        seat = next((s for s in seats if s.player_id == user.pk and not s.resigned), None)
-        if seat is None:
-            raise errors.NotSeated("You have no seat in this match.")
+        seat = _own_seat(seats, user)
         if match.status != Match.Status.ACTIVE:
             raise errors.MatchNotActive(f"The match is {match.status}.")
         if expected_version is not None and expected_version != match.version:
@@ -319,9 +317,7 @@ def match_resign(*, match_id: int, user: AbstractBaseUser) -> Match:
     with transaction.atomic():
         match = _locked_match(match_id)
         seats = list(match.seats.all())
-        seat = next((s for s in seats if s.player_id == user.pk and not s.resigned), None)
-        if seat is None:
-            raise errors.NotSeated("You have no seat in this match.")
+        seat = _own_seat(seats, user)
         if match.status == Match.Status.WAITING:
             seat.player = None
             seat.save(update_fields=["player"])
@@ -357,6 +353,13 @@ def _locked_match(match_id: int) -> Match:
         return Match.objects.select_for_update().get(pk=match_id)
     except Match.DoesNotExist:
         raise errors.MatchNotFound(f"There is no match {match_id}.") from None
+
+
+def _own_seat(seats: Sequence[Seat], user: AbstractBaseUser) -> Seat:
+    seat = next((s for s in seats if s.player_id == user.pk and not s.resigned), None)
+    if seat is None:
+        raise errors.NotSeated("You have no seat in this match.")
+    return seat
 
 
 def _engine_apply(game: protocol.GameState, action: Mapping[str, Any]) -> list[protocol.Event]:

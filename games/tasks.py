@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import services
+from games import errors, services
 
 # A long run of bot seats (an all-bot table) is played in slices so one task never hogs a worker.
 BOT_MOVES_PER_TASK = 50
@@ -23,7 +23,11 @@ def play_bot_turns(match_id: int, version: int) -> int:
     Returns the number of moves played.
     """
     for played in range(BOT_MOVES_PER_TASK):
-        if not services.bot_turn_apply(match_id=match_id, expected_version=version + played):
+        try:
+            moved = services.bot_turn_apply(match_id=match_id, expected_version=version + played)
+        except errors.MatchNotFound:
+            return played  # deleted since: nothing left to do
+        if not moved:
             return played
     play_bot_turns.delay(match_id, version + BOT_MOVES_PER_TASK)
     return BOT_MOVES_PER_TASK
@@ -32,7 +36,12 @@ def play_bot_turns(match_id: int, version: int) -> int:
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def enforce_turn_clock(match_id: int, deadline: str) -> bool:
     """Apply the default action if the match still waits on the turn that ends at ``deadline``."""
-    return services.turn_timeout_apply(match_id=match_id, deadline=datetime.fromisoformat(deadline))
+    try:
+        return services.turn_timeout_apply(
+            match_id=match_id, deadline=datetime.fromisoformat(deadline)
+        )
+    except errors.MatchNotFound:
+        return False  # deleted since: nothing left to do
 
 
 @shared_task(acks_late=True)

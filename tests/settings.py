@@ -5,6 +5,7 @@ exactly what the service itself would use, so CI exercises PostgreSQL and Redis.
 """
 
 import os
+import tempfile
 
 os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
 # Whole games through the API make thousands of requests a minute per player; the registration
@@ -17,4 +18,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not memory: concurrent threads (the race tests) then get real SQLite locking.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}  # noqa: F405
+    # One file per test run, so that runs side by side do not share it.
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"switch-tests-{os.getpid()}.sqlite3")
+    }

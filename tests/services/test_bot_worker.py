@@ -50,3 +50,18 @@ def test_bots_answer_through_the_worker_until_the_human_moves_again(celery_worke
     tasks.play_bot_turns.delay(match.pk, settled.version - 1)  # an old version
     time.sleep(1.0)
     assert Match.objects.get(pk=match.pk).version == settled.version
+
+
+def test_an_expired_turn_gets_its_default_action_from_the_worker(celery_worker):
+    human, other = (get_user_model().objects.create_user(name) for name in ("slow", "other"))
+    match = services.match_create(creator=human, ruleset="switch", seats=2, turn_seconds=1)
+    services.match_join(match_id=match.pk, user=other)
+    match = services.match_start(match_id=match.pk, user=human)
+
+    wait_until(lambda: MatchEvent.objects.filter(match=match, type="timeout").exists(), timeout=15)
+
+    timeout = MatchEvent.objects.filter(match=match, type="timeout").order_by("seq").first()
+    following = MatchEvent.objects.get(match=match, seq=timeout.seq + 1)
+    assert timeout.seat == 0
+    assert timeout.data == {"strikes": 1}
+    assert following.type == "draw"  # switch's default: draw one, ending the turn

@@ -9,17 +9,9 @@ from django.utils import timezone
 
 from games import catalog, services, tasks
 from games.models import Match, MatchEvent, Seat
+from tests.api.test_matches import LAYOUT
 
 pytestmark = pytest.mark.django_db
-
-LAYOUT = {
-    "hands": [
-        ["7H", "9S", "2C", "JD", "KH", "3C", "4C"],
-        ["9D", "5S", "6S", "QS", "QH", "4D", "8C"],
-    ],
-    "starter": "9H",
-    "stock": ["TC", "TD", "TH", "TS", "3D", "3H"],
-}
 
 
 @pytest.fixture
@@ -96,3 +88,11 @@ def test_the_sweep_enforces_every_overdue_clock_once(match):
 
     assert tasks.enforce_overdue_turns() == 1
     assert tasks.enforce_overdue_turns() == 0
+
+
+def test_tasks_for_a_deleted_match_do_nothing(match):
+    deadline, version = match.turn_deadline, match.version
+    Match.objects.filter(pk=match.pk).delete()
+
+    assert tasks.enforce_turn_clock(match.pk, deadline.isoformat()) is False
+    assert tasks.play_bot_turns(match.pk, version) == 0
