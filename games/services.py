@@ -74,6 +74,22 @@ def player_profile(*, user: AbstractBaseUser) -> Player:
     return player
 
 
+def player_notify(
+    *, user_id: int, event_type: str, match: Match | None, data: dict[str, Any]
+) -> None:
+    """Append to a player's own feed (``your_turn``, ``match_started``, ``round_seated``, …)."""
+    player, _ = Player.objects.select_for_update().get_or_create(user_id=user_id)
+    player.feed_seq += 1
+    player.save(update_fields=["feed_seq"])
+    FeedEvent.objects.create(
+        player=player,
+        seq=player.feed_seq,
+        type=event_type,
+        match=match,
+        data={"match": match.pk if match else None, **data},
+    )
+
+
 # --- matches ---------------------------------------------------------------------------------
 
 
@@ -209,7 +225,12 @@ def match_start(*, match_id: int, user: AbstractBaseUser) -> Match:
         _commit(match, game, events, seats=seats, previous_to_move=previous_to_move)
         for seat in seats:
             if seat.player_id is not None:
-                _feed(seat.player_id, "match_started", match, {"seat": seat.index})
+                player_notify(
+                    user_id=seat.player_id,
+                    event_type="match_started",
+                    match=match,
+                    data={"seat": seat.index},
+                )
         _notify_turn(match, game, seats, previous_to_move=None)
         _schedule_followups(match, game, seats)
     return match
@@ -340,7 +361,12 @@ def match_resign(*, match_id: int, user: AbstractBaseUser) -> Match:
         if match.status == Match.Status.ABANDONED:
             for other in seats:
                 if other.player_id is not None and not other.resigned:
-                    _feed(other.player_id, "match_end", match, {"abandoned": True})
+                    player_notify(
+                        user_id=other.player_id,
+                        event_type="match_end",
+                        match=match,
+                        data={"abandoned": True},
+                    )
         _schedule_followups(match, game, seats)
     return match
 
@@ -407,7 +433,12 @@ def _commit(
         _announce_finish(match.pk)
         for seat in seats:
             if seat.player_id is not None and not seat.resigned:
-                _feed(seat.player_id, "match_end", match, {"result": match.result})
+                player_notify(
+                    user_id=seat.player_id,
+                    event_type="match_end",
+                    match=match,
+                    data={"result": match.result},
+                )
     match.version += 1
     match.state = game.to_dict()
     if match.status == Match.Status.ACTIVE and match.turn_seconds and game.to_move is not None:
@@ -453,20 +484,12 @@ def _notify_turn(
         return
     seat = seats[to_move]
     if seat.player_id is not None and not seat.resigned:
-        _feed(seat.player_id, "your_turn", match, {"seat": to_move, "version": match.version})
-
-
-def _feed(user_id: int, event_type: str, match: Match | None, data: dict[str, Any]) -> None:
-    player, _ = Player.objects.select_for_update().get_or_create(user_id=user_id)
-    player.feed_seq += 1
-    player.save(update_fields=["feed_seq"])
-    FeedEvent.objects.create(
-        player=player,
-        seq=player.feed_seq,
-        type=event_type,
-        match=match,
-        data={"match": match.pk if match else None, **data},
-    )
+        player_notify(
+            user_id=seat.player_id,
+            event_type="your_turn",
+            match=match,
+            data={"seat": to_move, "version": match.version},
+        )
 
 
 def _schedule_followups(

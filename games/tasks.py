@@ -22,15 +22,19 @@ def play_bot_turns(match_id: int, version: int) -> int:
 
     Returns the number of moves played.
     """
-    for played in range(BOT_MOVES_PER_TASK):
+    # In-process (no broker) there is no worker to hog, and re-enqueueing would nest calls.
+    limit = None if settings.CELERY_TASK_ALWAYS_EAGER else BOT_MOVES_PER_TASK
+    played = 0
+    while limit is None or played < limit:
         try:
             moved = services.bot_turn_apply(match_id=match_id, expected_version=version + played)
         except errors.MatchNotFound:
             return played  # deleted since: nothing left to do
         if not moved:
             return played
-    play_bot_turns.delay(match_id, version + BOT_MOVES_PER_TASK)
-    return BOT_MOVES_PER_TASK
+        played += 1
+    play_bot_turns.delay(match_id, version + played)
+    return played
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

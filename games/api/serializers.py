@@ -264,13 +264,6 @@ class EventsQuerySerializer(serializers.Serializer):
     limit = serializers.IntegerField(min_value=1, max_value=500, required=False, default=100)
 
 
-class EventPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField(help_text="Events after `after` visible now.")
-    next = serializers.CharField(allow_null=True)
-    previous = serializers.CharField(allow_null=True)
-    results = EventSerializer(many=True)
-
-
 class FeedEventSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     at = serializers.DateTimeField()
@@ -279,25 +272,21 @@ class FeedEventSerializer(serializers.Serializer):
     data = serializers.DictField()
 
 
-class FeedPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.CharField(allow_null=True)
-    previous = serializers.CharField(allow_null=True)
-    results = FeedEventSerializer(many=True)
+def page_of(item: type[serializers.Serializer], name: str) -> type[serializers.Serializer]:
+    """The schema of one page of a list: ``{"count", "next", "previous", "results"}`` (API.md)."""
+    fields = {
+        "count": serializers.IntegerField(),
+        "next": serializers.URLField(allow_null=True, help_text="The next page, if any."),
+        "previous": serializers.URLField(allow_null=True),
+        "results": item(many=True),
+    }
+    return type(name, (serializers.Serializer,), fields)
 
 
-class MatchPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = MatchSummarySerializer(many=True)
-
-
-class RulesetPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = RulesetSerializer(many=True)
+EventPageSerializer = page_of(EventSerializer, "EventPageSerializer")
+FeedPageSerializer = page_of(FeedEventSerializer, "FeedPageSerializer")
+MatchPageSerializer = page_of(MatchSummarySerializer, "MatchPageSerializer")
+RulesetPageSerializer = page_of(RulesetSerializer, "RulesetPageSerializer")
 
 
 class MatchListQuerySerializer(serializers.Serializer):

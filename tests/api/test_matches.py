@@ -2,6 +2,7 @@
 
 import pytest
 
+from games import tasks
 from games.models import Match, MatchEvent
 from tests.api.conftest import assert_problem
 
@@ -183,12 +184,15 @@ def test_resign_hands_the_seat_to_a_bot_which_plays_on(
     to_move = alice.get(f"/api/v1/matches/{match_id}/").json()["to_move"]
     leaver = [alice, bob][to_move]
 
-    with django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks() as after_commit:
         response = leaver.post(f"/api/v1/matches/{match_id}/resign/")
+    version = Match.objects.get(pk=match_id).version
 
     assert response.status_code == 200
     assert response.json()["you"] is None
-    view = leaver.get(f"/api/v1/matches/{match_id}/").json()  # after the bot's turn, run on commit
+    assert after_commit, "the bot's turn is handed to a worker after commit"
+    assert tasks.play_bot_turns(match_id, version) >= 1  # what the worker runs
+    view = leaver.get(f"/api/v1/matches/{match_id}/").json()
     assert view["seats"][to_move]["bot"] == "random"
     assert view["seats"][to_move]["resigned"] is True
     assert view["to_move"] != to_move or view["status"] != "active"

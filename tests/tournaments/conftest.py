@@ -1,0 +1,94 @@
+"""Tournament fixtures: the API clients of tests/api, and helpers that end a table's match with a
+known result (the bots' own play is covered by the whole-tournament test)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games.models import Match, MatchEvent
+from switchsite.celery import app as celery_app
+from tests.api import conftest as api
+from tournaments import services
+from tournaments.models import Table, Tournament
+
+make_client = api.make_client
+alice = api.alice
+bob = api.bob
+carol = api.carol
+staff = api.staff
+
+TOURNAMENT = {
+    "name": "Tuesday club",
+    "ruleset": "switch",
+    "scoring": "french",
+    "rounds": 2,
+    "table_size": 4,
+    "deals_per_round": 2,
+    "seating": "balanced",
+}
+
+
+@pytest.fixture
+def organiser(db):
+    return get_user_model().objects.create_user("desk", is_staff=True)
+
+
+@pytest.fixture
+def human_event(organiser) -> Callable[..., Tournament]:
+    """A tournament of ``count`` human players (so nothing plays until a test ends the matches)."""
+
+    def make(count: int, **settings: Any) -> Tournament:
+        fields = {**TOURNAMENT, **settings}
+        fields["seating_mode"] = fields.pop("seating")
+        tournament = services.tournament_create(creator=organiser, **fields)
+        user_model = get_user_model()
+        for number in range(count):
+            user = user_model.objects.create_user(f"t{tournament.pk}p{number}")
+            services.entry_register(tournament_id=tournament.pk, user=user)
+        return tournament
+
+    return make
+
+
+@pytest.fixture
+def tasks_in_process(monkeypatch) -> None:
+    """Run the tasks a test enqueues in-process even when a broker is configured (CI), for tests
+    that check what a task does rather than how it travels (the bot tournament covers that)."""
+    monkeypatch.setitem(celery_app.conf, "task_always_eager", True)
+
+
+@pytest.fixture
+def admin_client(client):
+    """The Django test client logged in as a superuser (the organiser's desk)."""
+    client.force_login(
+        get_user_model().objects.create_superuser("root", "root@example.invalid", "pw")
+    )
+    return client
+
+
+def table_seats(table: Table) -> list[int]:
+    """Entry ids of a table in seat order."""
+    return list(table.seats.order_by("seat").values_list("entry_id", flat=True))
+
+
+def end_match(
+    match_id: int, result: dict[str, Any], hand_ends: Sequence[dict[str, Any]] = ()
+) -> None:
+    """Finish a match with this result (and, for Abbott, these ``hand_end`` events) and score it."""
+    match = Match.objects.get(pk=match_id)
+    MatchEvent.objects.bulk_create(
+        MatchEvent(match=match, seq=match.last_event_seq + n, type="hand_end", data=data)
+        for n, data in enumerate(hand_ends, start=1)
+    )
+    Match.objects.filter(pk=match_id).update(
+        status=Match.Status.FINISHED,
+        result=result,
+        finished_at=timezone.now(),
+        last_event_seq=match.last_event_seq + len(hand_ends),
+    )
+    services.table_result_record(match_id=match_id)

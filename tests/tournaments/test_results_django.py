@@ -1,0 +1,253 @@
+"""Score lines from finished matches (French tallies, Abbott totals, placement), the scoring task
+run twice, corrections that recompute standings and ratings, and the standings' query count."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.abbott.scoring import hand_scores
+from games.models import Player
+from tests.engine.test_abbott_scoring import JONES, WORKED_EXAMPLE
+from tests.tournaments.conftest import end_match, table_seats
+from tournaments import ratings, selectors, services, tasks
+from tournaments.models import RatedGame, Round, ScoreLine, Tournament
+
+pytestmark = pytest.mark.django_db
+
+# Two deals at a table of four, scored by the French tally (RULES.md §5), worked out by hand:
+# deal 1, seat 2 goes out; left in hand: seat 0 A♠ 2♥ = 20 + 15 = 35; seat 1 K♦ Q♣ 7♠ = 10 + 10 +
+# 7 = 27; seat 3 J♥ 4♦ 3♣ 10♠ = 15 + 15 + 3 + 10 = 43; seat 2 scores 35 + 27 + 43 = 105.
+# deal 2, seat 0 goes out; seat 1 9♥ = 9; seat 2 5♣ 6♣ = 11; seat 3 A♥ A♦ = 40; seat 0 scores 60.
+FRENCH_RESULT = {
+    "scores": [60, 0, 105, 0],
+    "deals_won": [1, 0, 1, 0],
+    "ranking": [2, 0, 1, 3],
+    "winner": 2,
+    "deals": [
+        {
+            "deal": 1,
+            "winner": 2,
+            "blocked": False,
+            "tallies": [35, 27, 0, 43],
+            "points": [0, 0, 105, 0],
+            "placings": [2, 1, 0, 3],
+        },
+        {
+            "deal": 2,
+            "winner": 0,
+            "blocked": False,
+            "tallies": [0, 9, 11, 40],
+            "points": [60, 0, 0, 0],
+            "placings": [0, 1, 2, 3],
+        },
+    ],
+}
+
+
+def started(tournament: Tournament) -> Round:
+    return services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+
+
+def lines_of(table) -> list[tuple[int, int, int, bool]]:
+    return list(
+        ScoreLine.objects.filter(table=table)
+        .order_by("deal", "entry")
+        .values_list("entry_id", "deal", "points", "won")
+    )
+
+
+def sorted_seats(seats: list[int]) -> list[tuple[int, int]]:
+    """(seat, entry) in entry order, as ``lines_of`` lists each deal."""
+    return sorted(enumerate(seats), key=lambda pair: pair[1])
+
+
+def rating_of(entry_id: int) -> tuple[float, float]:
+    player = Player.objects.get(user__tournament_entries=entry_id)
+    return player.rating_mu, player.rating_sigma
+
+
+def test_french_tallies_become_score_lines_and_standings(human_event):
+    tournament = human_event(4, rounds=1)
+    (table,) = started(tournament).tables.all()
+    seats = table_seats(table)
+
+    end_match(table.match_id, FRENCH_RESULT)
+
+    assert lines_of(table) == [
+        *((entry, 1, 105 if seat == 2 else 0, seat == 2) for seat, entry in sorted_seats(seats)),
+        *((entry, 2, 60 if seat == 0 else 0, seat == 0) for seat, entry in sorted_seats(seats)),
+    ]
+    rows = {row["entry"]: row for row in selectors.standings_table(tournament=tournament).rows}
+    assert rows[seats[2]]["rank"] == 1
+    assert (rows[seats[2]]["points"], rows[seats[2]]["deals_won"], rows[seats[2]]["score"]) == (
+        105,
+        1,
+        1.0,
+    )
+    assert (rows[seats[0]]["points"], rows[seats[0]]["score"]) == (60, pytest.approx(2 / 3))
+    # Seats 1 and 3 scored nothing: each beat nobody and tied one of three opponents.
+    assert rows[seats[1]]["score"] == rows[seats[3]]["score"] == pytest.approx(1 / 6)
+    assert rows[seats[2]]["tiebreaks"]["table_share"] == pytest.approx(105 / 165)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED  # the only round of the event
+
+
+def test_placement_points_per_deal(human_event):
+    tournament = human_event(4, rounds=1, scoring="placement")
+    (table,) = started(tournament).tables.all()
+    seats = table_seats(table)
+
+    end_match(table.match_id, FRENCH_RESULT)
+
+    totals = {
+        row["entry"]: row["points"] for row in selectors.standings_table(tournament=tournament).rows
+    }
+    # Placings [2, 1, 0, 3] then [0, 1, 2, 3]: 3, 2, 1, 0 points by place.
+    assert totals == {seats[0]: 1 + 3, seats[1]: 2 + 2, seats[2]: 3 + 1, seats[3]: 0 + 0}
+
+
+def test_abbott_totals_of_the_sources_worked_example(human_event):
+    """The seven hands of the source (Smith, Jones, Robinson, Brown in seats 0–3): Jones wins at 20."""
+    tournament = human_event(4, rounds=1, ruleset="abbott", scoring="abbott", deals_per_round=None)
+    (table,) = started(tournament).tables.all()
+    seats = table_seats(table)
+    hand_ends, totals = [], [0, 0, 0, 0]
+    for hand, (chooser, chosen, winner, _, _) in enumerate(WORKED_EXAMPLE, start=1):
+        scores = hand_scores(4, winner, (chooser, chosen))
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        alliance = {"chooser": chooser, "chosen": chosen}
+        hand_ends.append(
+            {
+                "hand": hand,
+                "winner": winner,
+                "alliance": alliance,
+                "scores": scores,
+                "totals": totals,
+            }
+        )
+
+    end_match(table.match_id, {"winner": JONES, "totals": totals, "hands": 7}, hand_ends)
+
+    for hand, (*_, printed_totals) in enumerate(WORKED_EXAMPLE, start=1):
+        running = [
+            sum(
+                ScoreLine.objects.filter(table=table, entry=entry, deal__lte=hand).values_list(
+                    "points", flat=True
+                )
+            )
+            for entry in seats
+        ]
+        assert running == printed_totals, f"after hand {hand}"
+    rows = selectors.standings_table(tournament=tournament).rows
+    assert [(row["entry"], row["points"]) for row in rows] == [
+        (seats[1], 20),
+        (seats[2], 15),
+        (seats[0], 14),
+        (seats[3], 11),
+    ]
+    assert rows[0]["score"] == 1.0
+    games = list(RatedGame.objects.filter(table=table).order_by("hand"))
+    assert [g.hand for g in games] == list(range(1, 8))
+    assert games[0].teams == [[seats[0], seats[1]], [seats[2]], [seats[3]]]  # Smith chose Jones
+    assert games[0].ranks == [1, 2, 2]  # and Jones won the hand
+    # Jones chose Brown; Robinson won: teams Jones + Brown (0), Smith (4), Robinson (6).
+    assert games[1].teams == [[seats[1], seats[3]], [seats[0]], [seats[2]]]
+    assert games[1].ranks == [3, 2, 1]
+
+
+def test_the_scoring_task_run_twice_writes_the_same_lines_and_rates_once(human_event):
+    tournament = human_event(4, rounds=1)
+    (table,) = started(tournament).tables.all()
+    end_match(table.match_id, FRENCH_RESULT)
+    lines, ratings_after = lines_of(table), [rating_of(e) for e in table_seats(table)]
+
+    assert tasks.record_table_result.apply((table.match_id,)).get() is False
+    assert tasks.record_table_result.apply((table.match_id,)).get() is False
+
+    assert lines_of(table) == lines
+    assert ScoreLine.objects.filter(table=table).count() == 8
+    assert RatedGame.objects.filter(table=table).count() == 1
+    assert [rating_of(e) for e in table_seats(table)] == ratings_after
+
+
+def test_a_correction_recomputes_standings_and_ratings(
+    human_event, organiser, django_capture_on_commit_callbacks, tasks_in_process
+):
+    tournament = human_event(4, rounds=1)
+    (table,) = started(tournament).tables.all()
+    seats = table_seats(table)
+    end_match(table.match_id, FRENCH_RESULT)
+    loser_before = rating_of(seats[3])
+    line = ScoreLine.objects.get(table=table, entry_id=seats[3], deal=2)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.score_line_correct(line_id=line.pk, points=500, won=True, user=organiser)
+
+    rows = selectors.standings_table(tournament=tournament).rows
+    assert (rows[0]["entry"], rows[0]["points"], rows[0]["deals_won"]) == (seats[3], 500, 1)
+    (game,) = RatedGame.objects.filter(table=table)
+    assert game.ranks == [3, 4, 2, 1]  # by points: 60, 0, 105, 500
+    expected = ratings.rate_match(
+        ratings.RatedMatch(teams=[[s] for s in seats], ranks=[3, 4, 2, 1]), {}
+    )
+    assert rating_of(seats[3]) == (
+        pytest.approx(expected[seats[3]].mu),
+        pytest.approx(expected[seats[3]].sigma),
+    )
+    assert rating_of(seats[3])[0] > loser_before[0]
+    # A rerun of the table keeps the organiser's correction.
+    services.table_result_record(match_id=table.match_id)
+    assert ScoreLine.objects.get(pk=line.pk).points == 500
+
+
+def test_only_staff_correct_results(human_event):
+    from tournaments.errors import StaffOnly
+
+    tournament = human_event(4, rounds=1)
+    (table,) = started(tournament).tables.all()
+    end_match(table.match_id, FRENCH_RESULT)
+    line = ScoreLine.objects.filter(table=table).first()
+
+    with pytest.raises(StaffOnly):
+        services.score_line_correct(line_id=line.pk, points=1, won=False, user=line.entry.player)
+
+
+def played_event(human_event, players: int) -> Tournament:
+    """A tournament of ``players`` at tables of four with round 1 played (every seat 0 wins)."""
+    tournament = human_event(players, rounds=2)
+    for table in started(tournament).tables.all():
+        result = {**FRENCH_RESULT, "deals": [dict(FRENCH_RESULT["deals"][1])]}
+        end_match(table.match_id, result)
+    return tournament
+
+
+def test_standings_take_the_same_number_of_queries_for_any_field_size(human_event):
+    small, large = played_event(human_event, 4), played_event(human_event, 16)
+
+    counts = []
+    for tournament in (small, large):
+        with CaptureQueriesContext(connection) as queries:
+            rows = selectors.standings_table(tournament=tournament).rows
+        counts.append(len(queries))
+        assert len(rows) == tournament.entries.count()
+    assert counts[0] == counts[1] <= 5
+
+
+def test_swiss_seats_round_two_by_standing(human_event):
+    """Four players at tables of two: the round-1 winners meet at the top table in round 2 (a
+    seating with no repeats that keeps everyone at the table their standing gives)."""
+    tournament = human_event(4, rounds=2, table_size=2, seating="swiss")
+    for table in started(tournament).tables.all():
+        deal = {"deal": 1, "winner": 0, "points": [25, 0], "placings": [0, 1]}
+        end_match(table.match_id, {"deals": [deal]})
+
+    second = services.round_next(tournament_id=tournament.pk, user=tournament.created_by)
+
+    ranked = [row.entry for row in selectors.tournament_standings(tournament=tournament)]
+    tables = [set(table_seats(t)) for t in second.tables.order_by("number")]
+    assert tables == [set(ranked[:2]), set(ranked[2:])]
+
+
+def test_tasks_for_deleted_tournaments_or_other_matches_do_nothing():
+    assert tasks.recompute_tournament.apply((999,)).get() is False
+    assert tasks.record_table_result.apply((999,)).get() is False

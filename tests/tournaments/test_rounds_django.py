@@ -1,0 +1,168 @@
+"""Rounds: seating written to the database, the organiser's draft edited before publishing, byes,
+withdrawals between rounds, and abandoned tables."""
+
+import pytest
+
+from games.models import Match
+from tests.tournaments.conftest import end_match, table_seats
+from tournaments import selectors, services
+from tournaments.errors import InvalidSeating, NoDraftRound
+from tournaments.models import Bye, Entry, Round, TableSeat, Tournament
+
+pytestmark = pytest.mark.django_db
+
+DEAL_WON_BY_SEAT_0 = {
+    "deals": [{"deal": 1, "winner": 0, "points": [30, 0, 0, 0], "placings": [0, 1, 2, 3]}]
+}
+
+
+def test_a_draft_is_written_seat_by_seat_and_publishing_starts_one_match_per_table(human_event):
+    tournament = human_event(10, table_size=4)
+
+    drafted = services.round_draft(tournament_id=tournament.pk, user=tournament.created_by)
+
+    tables = list(drafted.tables.order_by("number"))
+    assert [len(table_seats(t)) for t in tables] == [4, 3, 3]  # as even as ten allows
+    seated = [e for t in tables for e in table_seats(t)]
+    assert sorted(seated) == sorted(tournament.entries.values_list("pk", flat=True))
+    assert all(t.match_id is None for t in tables)
+
+    published = services.round_publish(tournament_id=tournament.pk, user=tournament.created_by)
+
+    assert published.pk == drafted.pk
+    assert published.status == Round.Status.PUBLISHED
+    for table in published.tables.select_related("match"):
+        players = [
+            s.player.get_username()
+            for s in table.match.seats.order_by("index").select_related("player")
+        ]
+        names = dict(Entry.objects.values_list("pk", "name"))
+        assert players == [names[entry] for entry in table_seats(table)]
+        assert table.match.status == Match.Status.ACTIVE
+    with pytest.raises(NoDraftRound):
+        services.round_publish(tournament_id=tournament.pk, user=tournament.created_by)
+
+
+def test_the_organiser_swaps_two_entries_in_the_draft(human_event):
+    tournament = human_event(4, table_size=2)
+    drafted = services.round_draft(tournament_id=tournament.pk, user=tournament.created_by)
+    (a, b), (c, d) = (table_seats(t) for t in drafted.tables.order_by("number"))
+
+    services.round_edit(
+        tournament_id=tournament.pk, user=tournament.created_by, tables=[[a, d], [c, b]]
+    )
+    services.round_publish(tournament_id=tournament.pk, user=tournament.created_by)
+
+    assert [table_seats(t) for t in drafted.tables.order_by("number")] == [[a, d], [c, b]]
+
+
+def test_an_edit_that_breaks_the_rules_is_refused_and_changes_nothing(human_event):
+    tournament = human_event(4, table_size=2)
+    drafted = services.round_draft(tournament_id=tournament.pk, user=tournament.created_by)
+    (a, b), (c, d) = (table_seats(t) for t in drafted.tables.order_by("number"))
+
+    with pytest.raises(InvalidSeating, match="table 2 has 1 players"):
+        services.round_edit(
+            tournament_id=tournament.pk, user=tournament.created_by, tables=[[a, b, c], [d]]
+        )
+    with pytest.raises(InvalidSeating, match="not seated"):
+        services.round_edit(
+            tournament_id=tournament.pk, user=tournament.created_by, tables=[[a, b]]
+        )
+
+    assert [table_seats(t) for t in drafted.tables.order_by("number")] == [[a, b], [c, d]]
+
+
+def test_the_admin_seating_page_edits_a_draft_by_names(human_event, admin_client):
+    tournament = human_event(4, table_size=2)
+    drafted = services.round_draft(tournament_id=tournament.pk, user=tournament.created_by)
+    page = f"/admin/tournaments/round/{drafted.pk}/seating/"
+    names = dict(Entry.objects.values_list("pk", "name"))
+    (a, b), (c, d) = (table_seats(t) for t in drafted.tables.order_by("number"))
+    assert f"{names[a]}, {names[b]}" in admin_client.get(page).content.decode()
+
+    refused = admin_client.post(
+        page, {"seating": f"{names[a]}, nobody\n{names[c]}, {names[d]}"}, follow=True
+    )
+    assert "not entries of this tournament: nobody" in refused.content.decode().lower()
+    saved = admin_client.post(page, {"seating": f"{names[b]}, {names[c]}\n{names[d]}, {names[a]}"})
+
+    assert saved.status_code == 302
+    assert [table_seats(t) for t in drafted.tables.order_by("number")] == [[b, c], [d, a]]
+
+
+def test_abbott_gives_byes_when_four_do_not_divide_the_field(human_event):
+    tournament = human_event(
+        5, ruleset="abbott", scoring="abbott", deals_per_round=None, rounds=2, bye_policy="average"
+    )
+
+    first = services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+
+    (bye,) = Bye.objects.filter(round=first)
+    (table,) = first.tables.all()
+    assert bye.entry_id not in table_seats(table)
+    detail = selectors.tournament_detail(tournament=tournament)
+    assert detail["rounds"][0]["byes"] == [
+        {"entry": bye.entry_id, "name": bye.entry.name, "bot": None}
+    ]
+    hands = [
+        {"hand": 1, "winner": 0, "alliance": None, "scores": [10, 0, 0, 0], "totals": [10, 0, 0, 0]}
+    ]
+    end_match(table.match_id, {"winner": 0, "totals": [10, 0, 0, 0]}, hands)
+    rows = {r["entry"]: r for r in selectors.standings_table(tournament=tournament).rows}
+    assert rows[bye.entry_id]["byes"] == 1
+    assert rows[bye.entry_id]["played"] == 0
+    assert rows[table_seats(table)[0]]["points"] == 10
+
+    second = services.round_next(tournament_id=tournament.pk, user=tournament.created_by)
+
+    (second_bye,) = Bye.objects.filter(round=second)
+    assert second_bye.entry_id != bye.entry_id  # byes rotate
+
+
+def test_a_withdrawn_entry_keeps_its_results_and_is_not_seated_again(human_event):
+    tournament = human_event(5, table_size=4, rounds=2)
+    first = services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    for table in first.tables.all():
+        end_match(
+            table.match_id, DEAL_WON_BY_SEAT_0 | {"deals": [_deal_for(len(table_seats(table)))]}
+        )
+    leaver = Entry.objects.get(pk=table_seats(first.tables.first())[0])
+    services.entry_withdraw(tournament_id=tournament.pk, user=leaver.player)
+
+    second = services.round_next(tournament_id=tournament.pk, user=tournament.created_by)
+
+    assert not TableSeat.objects.filter(round=second, entry=leaver).exists()
+    rows = {r["entry"]: r for r in selectors.standings_table(tournament=tournament).rows}
+    assert rows[leaver.pk]["withdrawn"] is True
+    assert rows[leaver.pk]["points"] == 30
+
+
+def _deal_for(seats: int) -> dict:
+    return {
+        "deal": 1,
+        "winner": 0,
+        "points": [30] + [0] * (seats - 1),
+        "placings": list(range(seats)),
+    }
+
+
+def test_an_abandoned_table_scores_nothing_but_completes_the_round(human_event):
+    tournament = human_event(2, table_size=2, rounds=1)
+    (table,) = services.tournament_start(
+        tournament_id=tournament.pk, user=tournament.created_by
+    ).tables.all()
+    Match.objects.filter(pk=table.match_id).update(
+        status=Match.Status.ABANDONED, result={"abandoned": True}
+    )
+
+    assert services.table_result_record(match_id=table.match_id) is True
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    rows = selectors.standings_table(tournament=tournament).rows
+    assert [(r["points"], r["played"], r["score"]) for r in rows] == [(0, 1, 0.5), (0, 1, 0.5)]
+
+
+def test_a_match_outside_any_tournament_is_ignored():
+    assert services.table_result_record(match_id=12345) is False

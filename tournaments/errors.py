@@ -1,0 +1,66 @@
+"""The domain errors of the tournament service, each with a stable ``code`` and HTTP status.
+
+API.md names ``round_in_progress``; the others are listed in docs/api.md ("Tournaments").
+"""
+
+from switchsite.problems import ServiceError
+
+
+class TournamentNotFound(ServiceError):
+    status, code = 404, "not_found"
+
+
+class StaffOnly(ServiceError):
+    status, code = 403, "staff_only"
+
+
+class InvalidScoring(ServiceError):
+    status, code = 400, "invalid_scoring"
+
+
+class UnknownPlayer(ServiceError):
+    status, code = 400, "unknown_player"
+
+
+class NotRegistering(ServiceError):
+    status, code = 409, "not_registering"
+
+
+class AlreadyRegistered(ServiceError):
+    status, code = 409, "already_registered"
+
+
+class NameTaken(ServiceError):
+    status, code = 409, "name_taken"
+
+
+class NotRegistered(ServiceError):
+    status, code = 409, "not_registered"
+
+
+class AlreadyStarted(ServiceError):
+    status, code = 409, "already_started"
+
+
+class NotStarted(ServiceError):
+    status, code = 409, "not_started"
+
+
+class NotEnoughEntries(ServiceError):
+    status, code = 409, "not_enough_entries"
+
+
+class RoundInProgress(ServiceError):
+    status, code = 409, "round_in_progress"
+
+
+class TournamentFinished(ServiceError):
+    status, code = 409, "tournament_finished"
+
+
+class NoDraftRound(ServiceError):
+    status, code = 409, "no_draft_round"
+
+
+class InvalidSeating(ServiceError):
+    status, code = 400, "invalid_seating"

@@ -1,0 +1,731 @@
+"""Every write of the tournament service.
+
+Each public function is one transaction that locks the tournament row (``select_for_update``)
+first — table results, seating and corrections of one event therefore queue behind each other, and
+locks on players' ratings are always taken after it, in id order. Functions raise a
+:class:`~switchsite.problems.ServiceError` and write nothing when a rule forbids the change.
+
+The flow of a round: :func:`round_draft` seats it (the organiser may then edit the tables in the
+admin), :func:`round_publish` checks the seating and creates and starts one match per table; the
+API's ``start/`` and ``next-round/`` do both at once. When a table's match ends,
+:func:`table_result_record` (run by a task) writes its score lines and rating updates and closes
+the round once every table is in. Standings are computed from the score lines when read.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games import bots, catalog
+from games import errors as game_errors
+from games import services as game_services
+from games.engine import protocol
+from games.models import Match, MatchEvent, Player
+from tournaments import errors, ratings, seating, selectors
+from tournaments.models import (
+    Bye,
+    Entry,
+    RatedGame,
+    Round,
+    ScoreLine,
+    Table,
+    TableSeat,
+    Tournament,
+)
+from tournaments.scoring import placement_points
+
+SEED_BITS = 62
+SCORINGS_OF_GAME = {
+    catalog.SHEDDING: {Tournament.Scoring.FRENCH, Tournament.Scoring.PLACEMENT},
+    catalog.ABBOTT: {Tournament.Scoring.ABBOTT},
+}
+ENDED = (Match.Status.FINISHED, Match.Status.ABANDONED)
+WHOLE_MATCH = 0  # RatedGame.hand of a match rated as a whole
+
+
+# --- the event and its entries -------------------------------------------------------------------
+
+
+def tournament_create(
+    *,
+    creator: AbstractBaseUser,
+    name: str,
+    ruleset: str,
+    scoring: str,
+    rounds: int,
+    table_size: int,
+    deals_per_round: int | None = None,
+    target: int | None = None,
+    seating_mode: str = Tournament.Seating.BALANCED,
+    bye_policy: str = Tournament.ByePolicy.ZERO,
+    options: dict[str, Any] | None = None,
+) -> Tournament:
+    """A tournament open for registration. The house rules are checked now, not at round one."""
+    _require_staff(creator, "create a tournament")
+    try:
+        info = catalog.find_ruleset(ruleset)
+    except catalog.UnknownRuleset as error:
+        raise game_errors.InvalidRuleset(str(error)) from None
+    if scoring not in SCORINGS_OF_GAME[info.game]:
+        allowed = ", ".join(sorted(SCORINGS_OF_GAME[info.game]))
+        raise errors.InvalidScoring(f"{ruleset} tournaments are scored {allowed}, not {scoring!r}")
+    if deals_per_round is not None and target is not None:
+        raise game_errors.InvalidOptions("give deals_per_round or target, not both")
+    if target is None and deals_per_round is None and info.game == catalog.SHEDDING:
+        deals_per_round = 1
+    bounds = seating.TableBounds(*info.players, preferred=table_size)
+    try:
+        catalog.new_game(ruleset, bounds.target, options, deals=deals_per_round or 1, target=target)
+    except protocol.InvalidOptions as error:
+        raise game_errors.InvalidOptions(str(error)) from None
+    return Tournament.objects.create(
+        name=name,
+        ruleset=ruleset,
+        options=dict(options or {}),
+        scoring=scoring,
+        rounds=rounds,
+        table_size=table_size,
+        deals_per_round=deals_per_round,
+        target=target,
+        seating=seating_mode,
+        bye_policy=bye_policy,
+        seed=secrets.randbits(SEED_BITS),
+        created_by=creator,
+    )
+
+
+def entry_register(
+    *,
+    tournament_id: int,
+    user: AbstractBaseUser,
+    player: str | None = None,
+    bot: str | None = None,
+    name: str | None = None,
+) -> Entry:
+    """Register the caller, or (staff) another player by username or a bot entrant.
+
+    Registering after the start is a late entry: the entry is seated from the next round on. A
+    withdrawn player who registers again comes back the same way, with their results so far.
+    """
+    with transaction.atomic():
+        tournament = _locked_tournament(tournament_id)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise errors.NotRegistering("The tournament is finished.")
+        next_round = _rounds_played(tournament) + 1
+        if bot is not None:
+            _require_staff(user, "enter a bot")
+            return _bot_entry_create(tournament, strategy=bot, name=name, joined_round=next_round)
+        entrant = _entrant(user, player)
+        entry = Entry.objects.filter(tournament=tournament, player=entrant).first()
+        if entry is not None and entry.is_active:
+            raise errors.AlreadyRegistered(f"{entry.name} is already registered.")
+        if entry is not None:
+            entry.withdrawn_after = None
+            entry.joined_round = max(entry.joined_round, next_round)
+            entry.save(update_fields=["withdrawn_after", "joined_round"])
+            return entry
+        display = entrant.get_username()
+        _require_free_name(tournament, display)
+        return Entry.objects.create(
+            tournament=tournament, player=entrant, name=display, joined_round=next_round
+        )
+
+
+def entry_withdraw(
+    *,
+    tournament_id: int,
+    user: AbstractBaseUser,
+    player: str | None = None,
+    name: str | None = None,
+) -> Entry:
+    """Withdraw the caller, or (staff) a player by username or a bot entrant by its name.
+
+    The entry keeps its results and its place in the standings; it is not seated again.
+    """
+    with transaction.atomic():
+        tournament = _locked_tournament(tournament_id)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise errors.NotRegistering("The tournament is finished.")
+        if name is not None:
+            _require_staff(user, "withdraw a bot")
+            entry = Entry.objects.filter(tournament=tournament, name=name).first()
+        else:
+            entry = Entry.objects.filter(
+                tournament=tournament, player=_entrant(user, player)
+            ).first()
+        if entry is None or not entry.is_active:
+            raise errors.NotRegistered("There is no such active entry in this tournament.")
+        entry.withdrawn_after = _rounds_played(tournament)
+        entry.save(update_fields=["withdrawn_after"])
+        return entry
+
+
+# --- rounds --------------------------------------------------------------------------------------
+
+
+def tournament_start(*, tournament_id: int, user: AbstractBaseUser) -> Round:
+    """Seat round 1 and start its tables (or publish the organiser's draft of it)."""
+    _require_staff(user, "start a tournament")
+    with transaction.atomic():
+        tournament = _locked_tournament(tournament_id)
+        if tournament.status != Tournament.Status.REGISTERING:
+            raise errors.AlreadyStarted("The tournament has already started.")
+        return _publish(tournament, organiser=user)
+
+
+def round_next(*, tournament_id: int, user: AbstractBaseUser) -> Round:
+    """Seat the next round and start its tables, once every table of the last one is finished."""
+    _require_staff(user, "seat the next round")
+    with transaction.atomic():
+        tournament = _locked_tournament(tournament_id)
+        _require_round_complete(tournament)
+        return _publish(tournament, organiser=user)
+
+
+def round_draft(*, tournament_id: int, user: AbstractBaseUser) -> Round:
+    """Seat the next round as a draft for the organiser to review; replaces an earlier draft."""
+    _require_staff(user, "seat a round")
+    with transaction.atomic():
+        tournament = _locked_tournament(tournament_id)
+        if tournament.status != Tournament.Status.REGISTERING:
+            _require_round_complete(tournament)
+        return _draft(tournament)
+
+
+def round_publish(*, tournament_id: int, user: AbstractBaseUser) -> Round:
+    """Check the drafted round (as the organiser may have edited it) and start its tables."""
+    _require_staff(user, "publish a round")
+    with transaction.atomic():
+        tournament = _locked_tournament(tournament_id)
+        if not tournament.round_set.filter(status=Round.Status.DRAFT).exists():
+            raise errors.NoDraftRound("There is no drafted round to publish.")
+        if tournament.status != Tournament.Status.REGISTERING:
+            _require_round_complete(tournament)
+        return _publish(tournament, organiser=user)
+
+
+def _require_round_complete(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.REGISTERING:
+        raise errors.NotStarted("The tournament has not started: start it first.")
+    if tournament.status == Tournament.Status.RUNNING:
+        raise errors.RoundInProgress("Tables of the current round are still playing.")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.TournamentFinished("Every round has been played.")
+
+
+def round_edit(
+    *,
+    tournament_id: int,
+    user: AbstractBaseUser,
+    tables: Sequence[Sequence[int]],
+    byes: Sequence[int] = (),
+) -> Round:
+    """The organiser's edit of the drafted round: its tables (entry ids in seat order) and byes.
+
+    Checked against the rules at once (every active entry placed once, tables within the
+    ruleset's sizes), so a bad edit is refused here rather than when publishing.
+    """
+    _require_staff(user, "edit a round")
+    with transaction.atomic():
+        tournament = _locked_tournament(tournament_id)
+        drafted = tournament.round_set.filter(status=Round.Status.DRAFT).first()
+        if drafted is None:
+            raise errors.NoDraftRound("There is no drafted round to edit.")
+        proposed = seating.RoundSeating(
+            tables=tuple(tuple(table) for table in tables if table), byes=tuple(byes)
+        )
+        report = _reviewed(tournament, drafted.number, proposed)
+        drafted.tables.all().delete()
+        drafted.byes.all().delete()
+        _seating_write(drafted, proposed, report)
+        return drafted
+
+
+def _draft(tournament: Tournament) -> Round:
+    number = _rounds_played(tournament) + 1
+    tournament.round_set.filter(status=Round.Status.DRAFT).delete()
+    bounds = _bounds(tournament)
+    entries = _seatable(tournament, number)
+    if len(entries) < bounds.min_players:
+        raise errors.NotEnoughEntries(
+            f"{len(entries)} active entries; a table of {tournament.ruleset} needs {bounds.min_players}."
+        )
+    if tournament.seating == Tournament.Seating.SWISS:
+        order = {
+            row.entry: row.rank for row in selectors.tournament_standings(tournament=tournament)
+        }
+        entries.sort(key=lambda entry: order.get(entry, len(order)))
+    history = _history(tournament)
+    seed = secrets.randbits(SEED_BITS)
+    draw = seating.draw_round(
+        entries,
+        mode=tournament.seating,
+        bounds=bounds,
+        history=history,
+        seed=seed,
+        rounds_left=tournament.rounds - number + 1,
+    )
+    drafted = Round.objects.create(tournament=tournament, number=number, seed=seed)
+    this_round = draw.rounds[0]
+    _seating_write(drafted, this_round, seating.repeat_report([this_round], history))
+    return drafted
+
+
+def _seating_write(
+    drafted: Round, seated: seating.RoundSeating, report: seating.RepeatReport
+) -> None:
+    tables = Table.objects.bulk_create(
+        Table(round=drafted, number=number) for number in range(1, len(seated.tables) + 1)
+    )
+    TableSeat.objects.bulk_create(
+        TableSeat(round=drafted, table=table, seat=seat, entry_id=entry)
+        for table, members in zip(tables, seated.tables, strict=True)
+        for seat, entry in enumerate(members)
+    )
+    Bye.objects.bulk_create(Bye(round=drafted, entry_id=entry) for entry in seated.byes)
+    drafted.repeats, drafted.repeat_lower_bound = report.repeats, report.lower_bound
+    drafted.save(update_fields=["repeats", "repeat_lower_bound"])
+
+
+def _reviewed(
+    tournament: Tournament, number: int, proposed: seating.RoundSeating
+) -> seating.RepeatReport:
+    try:
+        return seating.review_round(
+            proposed,
+            entries=_seatable(tournament, number),
+            bounds=_bounds(tournament),
+            history=_history(tournament),
+        )
+    except seating.SeatingError as error:
+        raise errors.InvalidSeating(f"round {number}: {error}") from None
+
+
+def _publish(tournament: Tournament, *, organiser: AbstractBaseUser) -> Round:
+    """Publish the draft (seating one first if there is none): one started match per table.
+
+    The draft is checked again: entries may have joined or withdrawn since it was seated.
+    """
+    drafted = tournament.round_set.filter(status=Round.Status.DRAFT).first() or _draft(tournament)
+    tables = list(drafted.tables.prefetch_related("seats__entry__player").order_by("number"))
+    members = [[seat.entry for seat in table.seats.all()] for table in tables]  # in seat order
+    proposed = seating.RoundSeating(
+        tables=tuple(tuple(entry.pk for entry in seated) for seated in members),
+        byes=tuple(drafted.byes.values_list("entry_id", flat=True)),
+    )
+    report = _reviewed(tournament, drafted.number, proposed)
+    for table, seated in zip(tables, members, strict=True):
+        table.match = _table_match_start(tournament, seated, organiser=organiser)
+        for seat, entry in enumerate(seated):
+            if entry.player_id is not None:
+                game_services.player_notify(
+                    user_id=entry.player_id,
+                    event_type="round_seated",
+                    match=table.match,
+                    data={
+                        "tournament": tournament.pk,
+                        "round": drafted.number,
+                        "table": table.number,
+                        "seat": seat,
+                    },
+                )
+    Table.objects.bulk_update(tables, ["match"])
+    drafted.status = Round.Status.PUBLISHED
+    drafted.published_at = timezone.now()
+    drafted.repeats, drafted.repeat_lower_bound = report.repeats, report.lower_bound
+    drafted.save(update_fields=["status", "published_at", "repeats", "repeat_lower_bound"])
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["status"])
+    return drafted
+
+
+def _table_match_start(
+    tournament: Tournament, seated: Sequence[Entry], *, organiser: AbstractBaseUser
+) -> Match:
+    match = game_services.match_create(
+        creator=organiser,
+        ruleset=tournament.ruleset,
+        seats=len(seated),
+        options=tournament.options,
+        bots_wanted=[
+            {"seat": seat, "strategy": entry.bot_strategy}
+            for seat, entry in enumerate(seated)
+            if entry.bot_strategy
+        ],
+        deals=tournament.deals_per_round or 1,
+        target=tournament.target,
+        players=[entry.player for entry in seated],
+    )
+    return game_services.match_start(match_id=match.pk, user=organiser)
+
+
+# --- results -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Line:
+    entry: int
+    deal: int
+    points: int
+    won: bool
+
+
+def table_result_record(*, match_id: int) -> bool:
+    """Write the score lines and rating updates of a tournament table whose match has ended.
+
+    Safe to run twice: lines are overwritten in place (except those the organiser corrected),
+    ratings are updated once per match (or Abbott hand). Closes the round when it was the last
+    table, and the tournament after its last round. Returns whether the table was newly recorded.
+    """
+    tournament_id = (
+        Table.objects.filter(match_id=match_id)
+        .values_list("round__tournament_id", flat=True)
+        .first()
+    )
+    if tournament_id is None:
+        return False
+    with transaction.atomic():
+        tournament = _locked_tournament(tournament_id)
+        table = Table.objects.select_related("round", "match").get(match_id=match_id)
+        if table.match.status not in ENDED:
+            return False
+        newly = _record(tournament, table)
+        _close_round_if_done(tournament, table.round)
+    return newly
+
+
+def standings_recompute(*, tournament_id: int) -> None:
+    """The full recompute after a correction (or a lost task).
+
+    Re-records every ended table (corrected lines are kept), re-ranks every rating update from the
+    score lines as they now are, and replays every rating update of the service in date order,
+    because a rating depends on the whole history before it. Standings themselves are computed from
+    the score lines when read, so they are right as soon as this commits.
+    """
+    with transaction.atomic():
+        tournament = _locked_tournament(tournament_id)
+        tables = Table.objects.filter(
+            round__tournament=tournament, match__status__in=ENDED
+        ).select_related("round", "match")
+        for table in tables:
+            _record(tournament, table)
+            _close_round_if_done(tournament, table.round)
+        games = list(RatedGame.objects.filter(table__round__tournament=tournament))
+        points = _points_by_table_and_deal(tournament)
+        for game in games:
+            game.ranks = _team_ranks(game.teams, points[game.table_id, game.hand])
+        RatedGame.objects.bulk_update(games, ["ranks"])
+        _ratings_replay()
+
+
+def score_line_correct(
+    *, line_id: int, points: int, won: bool, user: AbstractBaseUser
+) -> ScoreLine:
+    """The organiser corrects one score line; standings and ratings are recomputed after commit."""
+    from tournaments import tasks  # tasks import this module
+
+    _require_staff(user, "correct a result")
+    tournament_id = (
+        ScoreLine.objects.filter(pk=line_id)
+        .values_list("table__round__tournament_id", flat=True)
+        .first()
+    )
+    if tournament_id is None:
+        raise errors.TournamentNotFound(f"There is no score line {line_id}.")
+    with transaction.atomic():
+        _locked_tournament(tournament_id)
+        line = ScoreLine.objects.get(pk=line_id)
+        line.points, line.won, line.corrected = points, won, True
+        line.save(update_fields=["points", "won", "corrected"])
+        transaction.on_commit(lambda: tasks.recompute_tournament.delay(tournament_id))
+    return line
+
+
+def _record(tournament: Tournament, table: Table) -> bool:
+    seats = list(table.seats.order_by("seat").values_list("entry_id", flat=True))
+    lines, teams = _match_outcome(tournament, table.match, seats)
+    corrected = set(
+        ScoreLine.objects.filter(table=table, corrected=True).values_list("entry_id", "deal")
+    )
+    ScoreLine.objects.bulk_create(
+        [
+            ScoreLine(
+                table=table, entry_id=line.entry, deal=line.deal, points=line.points, won=line.won
+            )
+            for line in lines
+            if (line.entry, line.deal) not in corrected
+        ],
+        update_conflicts=True,
+        unique_fields=["table", "entry", "deal"],
+        update_fields=["points", "won"],
+    )
+    rated = set(RatedGame.objects.filter(match=table.match).values_list("hand", flat=True))
+    points = _points_by_table_and_deal(tournament, table=table)
+    new_games = RatedGame.objects.bulk_create(
+        RatedGame(
+            table=table,
+            match=table.match,
+            hand=hand,
+            teams=hand_teams,
+            ranks=_team_ranks(hand_teams, points[table.pk, hand]),
+            played_at=table.match.finished_at or timezone.now(),
+        )
+        for hand, hand_teams in teams.items()
+        if hand not in rated
+    )
+    _ratings_apply(new_games)
+    if table.recorded_at is not None:
+        return False
+    table.recorded_at = timezone.now()
+    table.save(update_fields=["recorded_at"])
+    return True
+
+
+def _match_outcome(
+    tournament: Tournament, match: Match, seats: Sequence[int]
+) -> tuple[list[_Line], dict[int, list[list[int]]]]:
+    """Score lines of an ended match, and the teams of each rating update (by hand, 0 = whole).
+
+    An abandoned match scores nothing and rates nobody.
+    """
+    if not match.result or match.result.get("abandoned"):
+        return [], {}
+    if tournament.scoring == Tournament.Scoring.ABBOTT:
+        return _abbott_outcome(match, seats)
+    lines = []
+    for deal in match.result["deals"]:
+        if tournament.scoring == Tournament.Scoring.PLACEMENT:
+            points = placement_points(deal["placings"])
+            winner = deal["placings"][0]
+        else:
+            points = dict(enumerate(deal["points"]))
+            winner = deal["winner"]
+        lines += [
+            _Line(entry, deal["deal"], points[seat], seat == winner)
+            for seat, entry in enumerate(seats)
+        ]
+    return lines, {WHOLE_MATCH: [[entry] for entry in seats]}
+
+
+def _abbott_outcome(
+    match: Match, seats: Sequence[int]
+) -> tuple[list[_Line], dict[int, list[list[int]]]]:
+    """Abbott: a line per hand from the ``hand_end`` events; each hand's alliance is a team."""
+    lines, teams = [], {}
+    hands = MatchEvent.objects.filter(match=match, type="hand_end").order_by("seq")
+    for data in hands.values_list("data", flat=True):
+        hand = data["hand"]
+        lines += [
+            _Line(entry, hand, data["scores"][seat], seat == data["winner"])
+            for seat, entry in enumerate(seats)
+        ]
+        alliance = data["alliance"]
+        allied = [alliance["chooser"], alliance["chosen"]] if alliance else []
+        teams[hand] = [[seats[seat] for seat in allied]] if allied else []
+        teams[hand] += [[seats[seat]] for seat in range(len(seats)) if seat not in allied]
+    return lines, teams
+
+
+def _points_by_table_and_deal(
+    tournament: Tournament, *, table: Table | None = None
+) -> defaultdict[tuple[int, int], dict[int, int]]:
+    """Points per entry keyed by (table, hand) for Abbott and (table, 0) — the total — otherwise."""
+    lines = ScoreLine.objects.filter(table__round__tournament=tournament)
+    if table is not None:
+        lines = lines.filter(table=table)
+    per_hand = tournament.scoring == Tournament.Scoring.ABBOTT
+    points: defaultdict[tuple[int, int], dict[int, int]] = defaultdict(dict)
+    for table_id, entry, deal, value in lines.values_list("table_id", "entry_id", "deal", "points"):
+        key = (table_id, deal if per_hand else WHOLE_MATCH)
+        points[key][entry] = points[key].get(entry, 0) + value
+    return points
+
+
+def _team_ranks(teams: Sequence[Sequence[int]], points: dict[int, int]) -> list[int]:
+    """Each team's place by its members' points (1 best; equal points share a place)."""
+    totals = [sum(points.get(entry, 0) for entry in team) for team in teams]
+    return [1 + sum(other > own for other in totals) for own in totals]
+
+
+def _close_round_if_done(tournament: Tournament, played: Round) -> None:
+    if played.status != Round.Status.PUBLISHED:
+        return
+    if played.tables.filter(recorded_at__isnull=True).exists():
+        return
+    played.status = Round.Status.COMPLETE
+    played.save(update_fields=["status"])
+    last = played.number >= tournament.rounds
+    tournament.status = Tournament.Status.FINISHED if last else Tournament.Status.ROUND_COMPLETE
+    tournament.save(update_fields=["status"])
+
+
+# --- ratings -------------------------------------------------------------------------------------
+
+
+def _ratings_apply(games: Iterable[RatedGame]) -> None:
+    """Update the ratings of the players of ``games`` (new rating updates), in date order."""
+    games = sorted(games, key=lambda g: (g.played_at, g.match_id, g.hand))
+    if not games:
+        return
+    holders = _RatingHolders(games)
+    for game in games:
+        holders.current.update(ratings.rate_match(holders.rated_match(game), holders.current))
+    holders.store()
+
+
+def _ratings_replay() -> None:
+    """Every rating from scratch: all rating updates of the service replayed in date order."""
+    games = list(RatedGame.objects.order_by("played_at", "match_id", "hand"))
+    holders = _RatingHolders(games, start_fresh=True)
+    holders.current.update(ratings.recompute_ratings(holders.rated_match(g) for g in games))
+    holders.store()
+
+
+class _RatingHolders:
+    """Where the ratings of the entries in some rating updates live: a human's on their game
+    profile (one rating across tournaments), a bot entrant's on the entry. Rows are locked in id
+    order, after the tournament, so concurrent updates queue instead of deadlocking."""
+
+    def __init__(self, games: Sequence[RatedGame], *, start_fresh: bool = False) -> None:
+        entry_ids = {entry for game in games for team in game.teams for entry in team}
+        self.entries = {
+            e.pk: e
+            for e in Entry.objects.select_for_update().filter(pk__in=entry_ids).order_by("pk")
+        }
+        user_ids = {e.player_id for e in self.entries.values() if e.player_id is not None}
+        profiled = set(
+            Player.objects.filter(user_id__in=user_ids).values_list("user_id", flat=True)
+        )
+        Player.objects.bulk_create(Player(user_id=user_id) for user_id in user_ids - profiled)
+        self.players = {
+            p.user_id: p
+            for p in Player.objects.select_for_update().filter(user_id__in=user_ids).order_by("pk")
+        }
+        self.current: dict[Any, ratings.Rating] = {}
+        if start_fresh:
+            return
+        for entry in self.entries.values():
+            if entry.player_id is not None:
+                player = self.players[entry.player_id]
+                self.current[self.key(entry.pk)] = _rating(player.rating_mu, player.rating_sigma)
+            elif entry.rating_mu is not None:
+                self.current[self.key(entry.pk)] = _rating(entry.rating_mu, entry.rating_sigma)
+
+    def key(self, entry_id: int) -> tuple[str, int]:
+        entry = self.entries[entry_id]
+        return ("player", entry.player_id) if entry.player_id else ("bot", entry.pk)
+
+    def rated_match(self, game: RatedGame) -> ratings.RatedMatch:
+        return ratings.RatedMatch(
+            teams=[[self.key(entry) for entry in team] for team in game.teams], ranks=game.ranks
+        )
+
+    def store(self) -> None:
+        fresh = ratings.initial_rating()
+        for entry in self.entries.values():
+            rating = self.current.get(self.key(entry.pk), fresh)
+            holder = self.players[entry.player_id] if entry.player_id else entry
+            holder.rating_mu, holder.rating_sigma = rating.mu, rating.sigma
+        Player.objects.bulk_update(self.players.values(), ["rating_mu", "rating_sigma"])
+        bots_only = [e for e in self.entries.values() if e.player_id is None]
+        Entry.objects.bulk_update(bots_only, ["rating_mu", "rating_sigma"])
+
+
+def _rating(mu: float, sigma: float) -> ratings.Rating:
+    return ratings.Rating(mu=mu, sigma=sigma, ordinal=mu - 3 * sigma)
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _require_staff(user: AbstractBaseUser, doing: str) -> None:
+    if not user.is_staff:
+        raise errors.StaffOnly(f"Only staff may {doing}.")
+
+
+def _locked_tournament(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise errors.TournamentNotFound(f"There is no tournament {tournament_id}.") from None
+
+
+def _entrant(user: AbstractBaseUser, username: str | None) -> AbstractBaseUser:
+    """The user an entry is for: the caller, or (staff only) the player named."""
+    if username is None:
+        return user
+    _require_staff(user, "register or withdraw another player")
+    entrant = get_user_model().objects.filter(username=username).first()
+    if entrant is None:
+        raise errors.UnknownPlayer(f"There is no player {username!r}.")
+    return entrant
+
+
+def _bot_entry_create(
+    tournament: Tournament, *, strategy: str, name: str | None, joined_round: int
+) -> Entry:
+    game = catalog.find_ruleset(tournament.ruleset).game
+    if strategy not in bots.strategies_for(game):
+        known = ", ".join(bots.strategies_for(game))
+        raise game_errors.InvalidBots(f"unknown bot strategy {strategy!r}; known: {known}")
+    display = name or f"{strategy} bot {tournament.entries.count() + 1}"
+    _require_free_name(tournament, display)
+    return Entry.objects.create(
+        tournament=tournament, bot_strategy=strategy, name=display, joined_round=joined_round
+    )
+
+
+def _require_free_name(tournament: Tournament, name: str) -> None:
+    if Entry.objects.filter(tournament=tournament, name=name).exists():
+        raise errors.NameTaken(f"An entry named {name!r} is already registered.")
+
+
+def _rounds_played(tournament: Tournament) -> int:
+    """Rounds published so far (a draft is not played yet)."""
+    return tournament.round_set.exclude(status=Round.Status.DRAFT).count()
+
+
+def _seatable(tournament: Tournament, number: int) -> list[int]:
+    """Ids of the entries to seat in round ``number``, in id order (the draw needs a stable one)."""
+    return list(
+        tournament.entries.filter(withdrawn_after__isnull=True, joined_round__lte=number)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def _bounds(tournament: Tournament) -> seating.TableBounds:
+    low, high = catalog.find_ruleset(tournament.ruleset).players
+    return seating.TableBounds(low, high, preferred=tournament.table_size)
+
+
+def _history(tournament: Tournament) -> seating.SeatingHistory:
+    """The published rounds as the seating module sees them."""
+    played = Round.Status.PUBLISHED, Round.Status.COMPLETE
+    tables: defaultdict[int, defaultdict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    seats = TableSeat.objects.filter(round__tournament=tournament, round__status__in=played)
+    for number, table, entry in seats.order_by(
+        "round__number", "table__number", "seat"
+    ).values_list("round__number", "table__number", "entry_id"):
+        tables[number][table].append(entry)
+    byes: defaultdict[int, list[int]] = defaultdict(list)
+    for number, entry in Bye.objects.filter(
+        round__tournament=tournament, round__status__in=played
+    ).values_list("round__number", "entry_id"):
+        byes[number].append(entry)
+    return seating.SeatingHistory.from_rounds(
+        seating.RoundSeating(
+            tables=tuple(tuple(members) for members in tables[number].values()),
+            byes=tuple(byes[number]),
+        )
+        for number in sorted(set(tables) | set(byes))
+    )
