@@ -175,6 +175,11 @@ class MatchViewSerializer(serializers.Serializer):
     pending = serializers.DictField(required=False, help_text="Shedding: {draw, skip}.")
     stock_count = serializers.IntegerField(required=False, help_text="Shedding.")
     discard_count = serializers.IntegerField(required=False, help_text="Shedding.")
+    discard_pile = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Shedding: the discard pile, top card last (every card in it was played face up).",
+    )
     grid = serializers.ListField(child=serializers.ListField(), required=False, help_text="Abbott.")
     pieces = serializers.ListField(
         child=serializers.ListField(), required=False, help_text="Abbott."

@@ -13,7 +13,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.bots import abbott_heuristic, abbott_search, random_bot
+from games.bots import (
+    abbott_heuristic,
+    abbott_search,
+    random_bot,
+    shedding_heuristic,
+    shedding_ismcts,
+)
 
 
 @dataclass(frozen=True)
@@ -29,7 +35,11 @@ class Table:
 Strategy = Callable[[Mapping[str, Any], Table, random.Random], dict[str, Any]]
 
 STRATEGIES: dict[str, dict[str, Strategy]] = {
-    "shedding": {"random": random_bot.choose},
+    "shedding": {
+        "random": random_bot.choose,
+        "heuristic": shedding_heuristic.choose,
+        "ismcts": shedding_ismcts.choose,
+    },
     "abbott": {
         "random": random_bot.choose,
         "heuristic": abbott_heuristic.choose,

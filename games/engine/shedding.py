@@ -12,7 +12,7 @@ Decisions where RULES.md is silent are in ``docs/rules-shedding.md``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Self
 
 from games.engine.cards import (
@@ -943,6 +943,8 @@ class SheddingGame:
             "pending": {"draw": self.pending_draw, "skip": self.pending_skip},
             "stock_count": len(self.stock),
             "discard_count": len(self.discard),
+            # Public: every card in it was played face up (or turned as the starter) at this table.
+            "discard_pile": codes(self.discard),
             "seats": [
                 {
                     "seat": s,
@@ -967,6 +969,123 @@ class SheddingGame:
             "last_deal": dict(self.history[-1]) if self.history else None,
             "result": self.result(),
         }
+
+    # ------------------------------------------------------------------ determinisation (search)
+
+    @classmethod
+    def from_view(
+        cls,
+        view: Mapping[str, Any],
+        rules: Rules,
+        hands: list[list[int]],
+        stock: list[int],
+        seed: bytes,
+    ) -> Self:
+        """A complete game agreeing with ``view``, the hidden cards filled in by the caller.
+
+        For search over hidden information (ISMCTS): a bot samples the cards it cannot see and
+        plays on from here. ``view`` is the view of the seat to move; ``hands`` holds one list of
+        card ids per seat (that seat's own as in the view, the others of the viewed sizes) and
+        ``stock`` the stock, top card last. Everything else comes from the view: the discard pile,
+        the pending pick-up or skip (their cards are the latest of the pile with that power), and
+        the turn so far (its cards are the top ``turn.played`` of the pile). The game holds this
+        deal only — it is the last of the match, so a play-out ends with it — and reshuffles with
+        a fresh ``DealRng(seed)``. What a view cannot say is reset: the blocked-deal counter, the
+        points of a player already out in ``one_left``, past deals. Raises ValueError when the
+        cards are not a partition of the deck that fits the view.
+        """
+        seat = view["to_move"]
+        if seat is None or view["you"] is None or view["you"]["seat"] != seat:
+            raise ValueError("a game can only be rebuilt from the view of the seat to move")
+        n = rules.players
+        seats = view["seats"]
+        discard = [_CARD_IDS[code] for code in view["discard_pile"]]
+        if len(hands) != n or any(
+            len(hand) != info["hand_count"] for hand, info in zip(hands, seats, strict=True)
+        ):
+            raise ValueError("the hands do not have the sizes the view shows")
+        if sorted(hands[seat]) != sorted(_CARD_IDS[code] for code in view["you"]["hand"]):
+            raise ValueError("the seat to move must hold the hand its view shows")
+        if len(stock) != view["stock_count"]:
+            raise ValueError("the stock does not have the size the view shows")
+        if Counter(c for hand in hands for c in hand) + Counter(stock) + Counter(
+            discard
+        ) != Counter(rules.deck):
+            raise ValueError("the hands, stock and discard pile are not the deck")
+        game = cls(rules, deals=view["deal"])
+        game.phase = _PLAYING
+        game.deal_number = view["deal"]
+        game.hands = [list(hand) for hand in hands]
+        game.stock = list(stock)
+        game.discard = discard
+        game.active_suit = _SUIT_IDS[view["active_suit"]]
+        game.direction = view["direction"]
+        game.current = seat
+        game.scores = [info["score"] for info in seats]
+        game.skips_owed = [info["skips_owed"] for info in seats]
+        game.announced = [info["announced"] for info in seats]
+        game.out = [info["finished"] is not None for info in seats]
+        game.active = n - sum(game.out)
+        game.finish_order = list(view["finish_order"])
+        game.first_out_points = 0 if game.finish_order else None
+        game.rng = DealRng(seed)
+        power = rules.power
+        game.pending_draw = view["pending"]["draw"]
+        game.pending_skip = view["pending"]["skip"]
+        if game.pending_draw:
+            game.pending_card = game._latest_in_discard(lambda p: p.draw > 0)
+        if game.pending_skip:
+            game.pending_skip_card = game._latest_in_discard(lambda p: bool(p.skip_chain))
+        turn = view["turn"]
+        game.played = turn["played"]
+        game.turn_drew = turn["drew"]
+        game.must_cover = turn["must_cover"]
+        game.suit_mode = _SUIT_IDS[turn["suit_mode"]] if turn["suit_mode"] else -1
+        turn_cards = discard[len(discard) - game.played :] if game.played else []
+        for previous, card_id in zip([-1, *turn_cards], turn_cards, strict=False):
+            p = power[card_id]
+            before = power[previous] if previous >= 0 else None
+            covering = before is not None and before.then == "cover"
+            if rules.runs and not covering and previous >= 0 and game.run_dir == 0:
+                step = RANK_OF[card_id] - RANK_OF[previous]
+                if step in (1, -1) and SUIT_OF[card_id] == SUIT_OF[previous] >= 0:
+                    game.run_dir = step
+            if p is not None and p.skip and not p.skip_chain:
+                game.turn_skip += p.skip
+            if p is not None and p.reverse and game.active == 2 and rules.two_player_reverse_skips:
+                game.turn_skip += 1
+        if turn_cards:
+            game.last = turn_cards[-1]
+            last_power = power[game.last]
+            game.again = last_power is not None and last_power.then == "again"
+        moves = view["legal_moves"]
+        if (
+            game.played == 0
+            and not (game.pending_draw or game.pending_skip or game.must_cover)
+            and {"action": "end_turn"} in moves
+        ):
+            # Only a drawn card that may be played puts end_turn among a turn's first moves.
+            game.drawn = next(_CARD_IDS[m["card"]] for m in moves if m["action"] == "play")
+        game.barred = (
+            rules.penalty_kind == "no_finish"
+            and game.played == 0
+            and len(game.hands[seat]) == 1
+            and not game.announced[seat]
+        )
+        return game
+
+    def _latest_in_discard(self, has_power: Callable[[Power], bool]) -> int:
+        """The card highest in the discard pile whose power passes ``has_power``.
+
+        Only a blunder's reshuffle can take that card out of the pile; then any card of the deck
+        with such a power stands in for it, so that the rebuilt game still has a chain to answer.
+        """
+        power = self.rules.power
+        for card_id in (*reversed(self.discard), *self.rules.deck):
+            p = power[card_id]
+            if p is not None and has_power(p):
+                return card_id
+        raise ValueError("no card of this ruleset has the power the view says is pending")
 
     # ------------------------------------------------------------------ copying and persistence
 
