@@ -28,7 +28,8 @@ from games.models import FeedEvent, Match, MatchEvent, Player, Seat
 # Events that close a deal (shedding) or a hand (Abbott): the deal's secret seed is revealed in them.
 DEAL_END_EVENTS = frozenset({"deal_end", "hand_end"})
 RESIGN_POLICIES = ("bot", "forfeit")
-REPLACEMENT_BOT = "random"
+# Who plays on for a player who resigns or runs out of time three times (both games have one).
+REPLACEMENT_BOT = "heuristic"
 STRIKES_BEFORE_TAKEOVER = 3
 
 

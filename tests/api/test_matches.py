@@ -2,7 +2,7 @@
 
 import pytest
 
-from games import tasks
+from games import services, tasks
 from games.models import Match, MatchEvent
 from tests.api.conftest import assert_problem
 
@@ -193,7 +193,7 @@ def test_resign_hands_the_seat_to_a_bot_which_plays_on(
     assert after_commit, "the bot's turn is handed to a worker after commit"
     assert tasks.play_bot_turns(match_id, version) >= 1  # what the worker runs
     view = leaver.get(f"/api/v1/matches/{match_id}/").json()
-    assert view["seats"][to_move]["bot"] == "random"
+    assert view["seats"][to_move]["bot"] == services.REPLACEMENT_BOT
     assert view["seats"][to_move]["resigned"] is True
     assert view["to_move"] != to_move or view["status"] != "active"
     assert MatchEvent.objects.filter(match_id=match_id, type="resign").exists()

@@ -29,7 +29,7 @@ def human_to_move_again(match_id: int) -> bool:
 
 def test_bots_answer_through_the_worker_until_the_human_moves_again(celery_worker):
     human = get_user_model().objects.create_user("human")
-    bots = [{"seat": seat, "strategy": "random"} for seat in (1, 2, 3)]
+    bots = [{"seat": seat, "strategy": "heuristic"} for seat in (1, 2, 3)]
     match = services.match_create(creator=human, ruleset="switch", seats=4, bots_wanted=bots)
     match = services.match_start(match_id=match.pk, user=human)
     game = catalog.load_game(match.game, match.state)
