@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.api.serializers import page_of
 from tournaments.models import Round, Tournament
 
 
@@ -125,11 +126,7 @@ class TournamentSummarySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class TournamentPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = TournamentSummarySerializer(many=True)
+TournamentPageSerializer = page_of(TournamentSummarySerializer, "TournamentPageSerializer")
 
 
 class TiebreaksSerializer(serializers.Serializer):
