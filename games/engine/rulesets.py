@@ -42,6 +42,7 @@ from games.engine.cards import (
     BLACK_SUITS,
     JOKER_1,
     JOKER_2,
+    JOKER_RANK,
     RANK_OF,
     RANKS,
     STANDARD_CARDS,
@@ -68,6 +69,10 @@ _LAST_CARD_PENALTY = re.compile(
     r"^(none|no_finish|skip_and_draw_1|draw_([1-9])|no_finish_draw_([1-9]))$"
 )
 _PATTERN = re.compile(r"^(?:X|([A2-9TJQK])(?:([CDHS])|-(black|red))?)$")
+
+# Rank order for the `must_not_be_lower` option, by rank: the article ranks ace high.
+_ACE_HIGH = 13
+_HEIGHT: tuple[int, ...] = tuple(_ACE_HIGH if r == 0 else r for r in range(JOKER_RANK + 1))
 
 _EFFECT_KEYS = frozenset(
     {
@@ -435,6 +440,7 @@ class Rules:
         "one_left",
         "penalty_draw",
         "penalty_kind",
+        "playable_on",
         "players",
         "power",
         "ruleset",
@@ -502,6 +508,26 @@ class Rules:
         self.anywhere = frozenset(c for c, p in enumerate(power) if p is not None and p.anywhere)
         self.names_suit = frozenset(
             c for c, p in enumerate(power) if p is not None and p.names_suit
+        )
+        # The cards that may start a turn (RULES.md §2 Matching), as playable_on[top card's
+        # rank][active suit]; the last entry, so [-1], is for no active suit.
+        self.playable_on: tuple[tuple[frozenset[int], ...], ...] = tuple(
+            tuple(
+                frozenset(c for c in range(JOKER_2 + 1) if self._matches(c, suit, rank))
+                for suit in (*range(len(SUITS)), -1)
+            )
+            for rank in range(JOKER_RANK + 1)
+        )
+
+    def _matches(self, card_id: int, suit: int, top_rank: int) -> bool:
+        if card_id in self.anywhere:
+            return True
+        if SUIT_OF[card_id] != suit and RANK_OF[card_id] != top_rank:
+            return False
+        return (
+            not self.must_not_be_lower
+            or _HEIGHT[RANK_OF[card_id]] >= _HEIGHT[top_rank]
+            or _HEIGHT[top_rank] == _ACE_HIGH  # after the highest card the count starts again
         )
 
 

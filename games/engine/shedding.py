@@ -12,7 +12,7 @@ Decisions where RULES.md is silent are in ``docs/rules-shedding.md``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Set
 from typing import Any, Self
 
 from games.engine.cards import (
@@ -45,12 +45,9 @@ PLAY, DRAW, END = 0, 1, 2
 ActionTuple = tuple[int, int, int, bool]
 DRAW_ACTION: ActionTuple = (DRAW, -1, -1, False)
 END_ACTION: ActionTuple = (END, -1, -1, False)
+_PLAIN_PLAYS: tuple[ActionTuple, ...] = tuple((PLAY, c, -1, False) for c in range(len(CARD_CODES)))
 _ALL_SUITS = (0, 1, 2, 3)
 _NO_SUIT = (-1,)
-
-# Rank order for the `must_not_be_lower` option: the article ranks ace high.
-_ACE_HIGH = 13
-_HEIGHT: tuple[int, ...] = tuple(_ACE_HIGH if r == 0 else r for r in RANK_OF)
 
 _NEEDS_DEAL, _PLAYING, _OVER = "needs_deal", "playing", "over"
 _ACTION_FIELDS = frozenset({"action", "card", "suit", "announce", "expected_version"})
@@ -83,6 +80,12 @@ _ACTION_DICTS: dict[ActionTuple, Action] = {
 }
 _CARD_IDS: dict[str, int] = {code: card_id for card_id, code in enumerate(CARD_CODES)}
 _SUIT_IDS: dict[str, int] = {letter: suit for suit, letter in enumerate(SUITS)}
+# Parsing's fast path for the dicts legal_actions gives: by their (action, card, suit, announce)
+# fields, the action tuple and the dict's number of fields.
+_CANONICAL: dict[tuple[Any, ...], tuple[ActionTuple, int]] = {
+    (d["action"], d.get("card"), d.get("suit"), d.get("announce")): (action, len(d))
+    for action, d in _ACTION_DICTS.items()
+}
 
 
 def action_dict(action: ActionTuple) -> Action:
@@ -92,6 +95,20 @@ def action_dict(action: ActionTuple) -> Action:
 
 def parse_action(action: Any) -> ActionTuple:
     """The internal tuple of an API action; raises InvalidAction when it is malformed."""
+    if type(action) is dict:
+        fields = (
+            action.get("action"),
+            action.get("card"),
+            action.get("suit"),
+            action.get("announce"),
+        )
+        try:
+            canonical = _CANONICAL.get(fields)
+        except TypeError:  # an unhashable field: not canonical; the checks below say what is wrong
+            canonical = None
+        # Only these fields, so no unknown field or expected_version to check.
+        if canonical is not None and len(action) == canonical[1]:
+            return canonical[0]
     if not isinstance(action, Mapping):
         raise InvalidAction('an action is an object such as {"action": "draw"}')
     if not action.keys() <= _ACTION_FIELDS:
@@ -394,23 +411,17 @@ class SheddingGame:
 
     def _matches(self, card_id: int) -> bool:
         """May ``card_id`` be played on the top card as a turn's first card (RULES.md §2 Matching)?"""
-        p = self.rules.power[card_id]
-        if p is not None and p.anywhere:
-            return True
-        top = self.discard[-1]
-        if SUIT_OF[card_id] == self.active_suit or RANK_OF[card_id] == RANK_OF[top]:
-            return (
-                not self.rules.must_not_be_lower
-                or _HEIGHT[card_id] >= _HEIGHT[top]
-                or _HEIGHT[top] == _ACE_HIGH  # after the highest card the count starts again
-            )
-        return False
+        return card_id in self.rules.playable_on[RANK_OF[self.discard[-1]]][self.active_suit]
 
     def _continuations(self, held: set[int]) -> set[int]:
         """The held cards that may follow the turn's last card (multi-card turns, RULES.md §2/§3)."""
         rules = self.rules
         last = self.last
-        out = {c for c in held if self._matches(c)} if self.again else set()
+        out = (
+            held & rules.playable_on[RANK_OF[self.discard[-1]]][self.active_suit]
+            if self.again
+            else set()
+        )
         p = rules.power[last]
         if rules.same_rank or (p is not None and p.then == "same_rank"):
             out |= held & SAME_RANK[last]
@@ -447,21 +458,15 @@ class SheddingGame:
 
     def _first_plays(self, hand: list[int]) -> list[ActionTuple]:
         """A turn's first card, or a draw (RULES.md §2 Matching and Drawing)."""
-        if self.rules.must_not_be_lower:
-            playable = {c for c in hand if self._matches(c)}
-        else:  # _matches, inlined: this is the hot path of random play and search
-            suit = self.active_suit
-            rank = RANK_OF[self.discard[-1]]
-            anywhere = self.rules.anywhere
-            playable = {
-                c for c in hand if SUIT_OF[c] == suit or RANK_OF[c] == rank or c in anywhere
-            }
-        plays = self._plays(playable, len(hand))
-        if not plays or (self.rules.may_draw_voluntarily and self._drawable()):
+        playable = self.rules.playable_on[RANK_OF[self.discard[-1]]][self.active_suit]
+        plays = self._plays(playable.intersection(hand), len(hand))
+        if not plays or (
+            self.rules.may_draw_voluntarily and len(self.stock) + len(self.discard) > 1
+        ):
             plays.append(DRAW_ACTION)
         return plays
 
-    def _plays(self, candidates: set[int], hand_size: int) -> list[ActionTuple]:
+    def _plays(self, candidates: Set[int], hand_size: int) -> list[ActionTuple]:
         """Play tuples for ``candidates``: a variant per named suit, and with/without announcing."""
         rules = self.rules
         if hand_size == 1 and (self.barred or not rules.finish_on_power):
@@ -469,8 +474,8 @@ class SheddingGame:
                 return []
             candidates = {c for c in candidates if rules.power[c] is None}
         names_suit = rules.names_suit
-        if hand_size != 2 and not (candidates & names_suit):
-            return [(PLAY, c, -1, False) for c in sorted(candidates)]
+        if hand_size != 2 and names_suit.isdisjoint(candidates):
+            return [_PLAIN_PLAYS[c] for c in sorted(candidates)]
         announces = (False, True) if hand_size == 2 else (False,)
         return [
             (PLAY, c, suit, announce)
@@ -478,9 +483,6 @@ class SheddingGame:
             for suit in (_ALL_SUITS if c in names_suit else _NO_SUIT)
             for announce in announces
         ]
-
-    def _drawable(self) -> int:
-        return len(self.stock) + len(self.discard) - 1
 
     def default_action(self) -> Action:
         """The turn clock's choice: end the turn, else take the pick-up / draw, else the first play."""
@@ -742,9 +744,10 @@ class SheddingGame:
         turn_skip = self.turn_skip
         self._reset_turn()
         nxt = self._next_seat(seat)
-        self.skips_owed[nxt] += turn_skip
-        while self.skips_owed[nxt]:
-            self.skips_owed[nxt] -= 1
+        skips_owed = self.skips_owed
+        skips_owed[nxt] += turn_skip
+        while skips_owed[nxt]:
+            skips_owed[nxt] -= 1
             events.append(Event("skip", nxt, {"turns": 1}))
             nxt = self._next_seat(nxt)
         self.current = nxt
