@@ -348,10 +348,9 @@ def match_resign(*, match_id: int, user: AbstractBaseUser) -> Match:
             raise errors.MatchNotActive(f"The match is {match.status}.")
         game = catalog.load_game(match.game, match.state)
         seat.resigned = True
-        events = [protocol.Event("resign", seat.index, {"replaced_by": None})]
         if match.on_resign == "bot":
             seat.bot_strategy = REPLACEMENT_BOT
-            events = [protocol.Event("resign", seat.index, {"replaced_by": REPLACEMENT_BOT})]
+        events = [protocol.Event("resign", seat.index, {"replaced_by": seat.bot_strategy or None})]
         seat.save(update_fields=["resigned", "bot_strategy"])
         if match.on_resign == "forfeit" or all(s.resigned or s.is_bot for s in seats):
             match.status = Match.Status.ABANDONED

@@ -119,7 +119,9 @@ class RulesetListView(APIView):
 # --- matches -----------------------------------------------------------------------------------
 
 
-class MatchPagination(PageNumberPagination):
+class ListPagination(PageNumberPagination):
+    """Pages of matches, tournaments and other lists that can grow."""
+
     page_size = 25
     page_size_query_param = "page_size"
     max_page_size = 100
@@ -137,7 +139,7 @@ class MatchListView(APIView):
         matches = selectors.match_list(
             user=request.user, status=query.get("status"), mine=query.get("player") == "me"
         )
-        paginator = MatchPagination()
+        paginator = ListPagination()
         page = paginator.paginate_queryset(matches, request, view=self)
         return paginator.get_paginated_response(s.MatchSummarySerializer(page, many=True).data)
 

@@ -7,14 +7,13 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.idempotency import idempotent
-from games.api.views import IDEMPOTENCY_KEY, parsed, problems
+from games.api.views import IDEMPOTENCY_KEY, ListPagination, parsed, problems
 from tournaments import selectors, services
 from tournaments.api import serializers as s
 
@@ -25,12 +24,6 @@ def detail(tournament_id: int) -> dict[str, Any]:
     return selectors.tournament_detail(tournament=tournament)
 
 
-class TournamentPagination(PageNumberPagination):
-    page_size = 25
-    page_size_query_param = "page_size"
-    max_page_size = 100
-
-
 class TournamentListView(APIView):
     @extend_schema(
         responses={200: s.TournamentPageSerializer, **problems(401)},
@@ -38,7 +31,7 @@ class TournamentListView(APIView):
         operation_id="tournaments_list",
     )
     def get(self, request: Request) -> Response:
-        paginator = TournamentPagination()
+        paginator = ListPagination()
         page = paginator.paginate_queryset(selectors.tournament_list(), request, view=self)
         return paginator.get_paginated_response(s.TournamentSummarySerializer(page, many=True).data)
 
