@@ -26,12 +26,11 @@ from games.engine.rulesets import RULESETS, Rules
 from games.engine.shedding import PLAY, SheddingGame
 
 
-def _pick_uniform(rng: random.Random, legal: list[Any], is_play: Callable[[Any], bool]) -> Any:
+def _pick_uniform(rng: random.Random, legal: list[Any], plays: list[Any]) -> Any:
     return rng.choice(legal)
 
 
-def _pick_plays(rng: random.Random, legal: list[Any], is_play: Callable[[Any], bool]) -> Any:
-    plays = [a for a in legal if is_play(a)]
+def _pick_plays(rng: random.Random, legal: list[Any], plays: list[Any]) -> Any:
     return rng.choice(plays or legal)
 
 
@@ -51,11 +50,13 @@ def _run(
         game.deal(games.to_bytes(8, "big"))
         if tuples:
             while not game.is_over:
-                game.apply_tuple(pick(rng, game.legal_tuples(), lambda a: a[0] == PLAY))
+                legal = game.legal_tuples()
+                game.apply_tuple(pick(rng, legal, [a for a in legal if a[0] == PLAY]))
                 actions += 1
         else:
             while not game.is_over:
-                game.apply(pick(rng, game.legal_actions(), lambda a: a["action"] == "play"))
+                legal = game.legal_actions()
+                game.apply(pick(rng, legal, [a for a in legal if a["action"] == "play"]))
                 actions += 1
         games += 1
     return games, actions, time.perf_counter() - start

@@ -11,7 +11,6 @@ Randomness only enters through :meth:`GameState.deal`, which is handed the deal'
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Protocol, Self
 
 Action = dict[str, Any]
@@ -37,14 +36,41 @@ class InvalidOptions(ValueError):
     """House-rule options that are unknown or out of range; the message names the option and why."""
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened. ``data`` is public; ``private`` is seen only by ``seat`` (drawn cards)."""
+    """Something that happened. ``data`` is public; ``private`` is seen only by ``seat`` (drawn cards).
 
-    type: str
-    seat: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    private: dict[str, Any] | None = None
+    A plain slotted class rather than a frozen dataclass: engines create one or two per action, and a
+    frozen dataclass's ``__init__`` costs three times as much. Treat events as immutable all the same.
+    """
+
+    __slots__ = ("data", "private", "seat", "type")
+
+    def __init__(
+        self,
+        type: str,
+        seat: int | None = None,
+        data: dict[str, Any] | None = None,
+        private: dict[str, Any] | None = None,
+    ) -> None:
+        self.type = type
+        self.seat = seat
+        self.data = {} if data is None else data
+        self.private = private
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (self.type, self.seat, self.data, self.private) == (
+            other.type,
+            other.seat,
+            other.data,
+            other.private,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # events hold dicts: equal by value, not hashable
+
+    def __repr__(self) -> str:
+        return f"Event({self.type!r}, {self.seat!r}, {self.data!r}, {self.private!r})"
 
     def for_viewer(self, viewer: int | None) -> dict[str, Any]:
         """The event as ``viewer`` (a seat, or ``None`` for a spectator) may see it."""
