@@ -23,26 +23,26 @@ _SPACE = 1 << 64
 
 
 class DealRng:
-    __slots__ = ("counter", "seed")
+    __slots__ = ("_seeded", "counter", "seed")
 
     def __init__(self, seed: bytes, counter: int = 0) -> None:
         if not isinstance(seed, bytes) or not seed:
             raise ValueError("the seed must be non-empty bytes")
         self.seed = seed
         self.counter = counter
-
-    def _next64(self) -> int:
-        digest = hashlib.sha256(self.seed + self.counter.to_bytes(8, "big")).digest()
-        self.counter += 1
-        return int.from_bytes(digest[:8], "big")
+        # The hash state after the seed: each draw copies it rather than hashing the seed again.
+        self._seeded = hashlib.sha256(seed)
 
     def randbelow(self, n: int) -> int:
-        """A uniform integer in ``[0, n)``."""
+        """A uniform integer in ``[0, n)``: draws until one is below a multiple of ``n``."""
         if n <= 0:
             raise ValueError("n must be positive")
         limit = _SPACE - _SPACE % n
         while True:
-            value = self._next64()
+            hasher = self._seeded.copy()
+            hasher.update(self.counter.to_bytes(8, "big"))
+            self.counter += 1
+            value = int.from_bytes(hasher.digest()[:8], "big")
             if value < limit:
                 return value % n
 
