@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -406,7 +406,7 @@ def _deal(
     match.deal_number += 1
     commitment = seed_commitment(seed)
     return [
-        replace(e, data={**e.data, "shuffle_commitment": commitment}) if e.type == "deal" else e
+        e.with_data(shuffle_commitment=commitment) if e.type == "deal" else e
         for e in game.deal(seed, layout)
     ]
 
@@ -420,10 +420,7 @@ def _commit(
     previous_to_move: int | None,
 ) -> list[MatchEvent]:
     """Write the engine's new state and its events, dealing on and finishing as the engine says."""
-    events = [
-        replace(e, data={**e.data, "seed": match.deal_seed}) if e.type in DEAL_END_EVENTS else e
-        for e in events
-    ]
+    events = [e.with_data(seed=match.deal_seed) if e.type in DEAL_END_EVENTS else e for e in events]
     if match.status == Match.Status.ACTIVE and game.needs_deal and not game.is_over:
         events += _deal(match, game)
     if match.status == Match.Status.ACTIVE and game.is_over:

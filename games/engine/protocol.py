@@ -79,6 +79,10 @@ class Event:
             data.update(self.private)
         return {"type": self.type, "seat": self.seat, "data": data}
 
+    def with_data(self, **extra: Any) -> Event:
+        """The same event with ``extra`` added to its public part (a new event; this one is kept)."""
+        return Event(self.type, self.seat, {**self.data, **extra}, self.private)
+
     def to_dict(self) -> dict[str, Any]:
         """The whole event, private part included, for the server-side log."""
         return {"type": self.type, "seat": self.seat, "data": self.data, "private": self.private}

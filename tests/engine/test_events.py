@@ -30,3 +30,12 @@ def test_events_without_data_do_not_share_one_dict():
     first.data["noted"] = True
 
     assert second.data == {}
+
+
+def test_with_data_adds_public_data_to_a_new_event():
+    event = Event("deal_end", None, {"deal": 1})
+
+    revealed = event.with_data(seed="00ff")
+
+    assert revealed == Event("deal_end", None, {"deal": 1, "seed": "00ff"})
+    assert event.data == {"deal": 1}
