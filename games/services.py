@@ -31,6 +31,9 @@ RESIGN_POLICIES = ("bot", "forfeit")
 # Who plays on for a player who resigns or runs out of time three times (both games have one).
 REPLACEMENT_BOT = "heuristic"
 STRIKES_BEFORE_TAKEOVER = 3
+# A bound on the default actions a timed-out turn takes (a turn needs a few: draw, play, end turn;
+# a queen covered by queens one more each), so that an engine bug cannot hang a worker.
+MAX_TIMEOUT_ACTIONS = 20
 
 
 @dataclass(frozen=True)
@@ -220,10 +223,9 @@ def match_start(*, match_id: int, user: AbstractBaseUser) -> Match:
         if empty:
             raise errors.SeatsEmpty(f"Seats {empty} are still empty.")
         game = catalog.load_game(match.game, match.state)
-        previous_to_move = game.to_move
         match.status = Match.Status.ACTIVE
         events = _deal(match, game, layout=match.layout)
-        _commit(match, game, events, seats=seats, previous_to_move=previous_to_move)
+        _commit(match, game, events, seats=seats, previous_turn=None)
         for seat in seats:
             if seat.player_id is not None:
                 player_notify(
@@ -232,7 +234,7 @@ def match_start(*, match_id: int, user: AbstractBaseUser) -> Match:
                     match=match,
                     data={"seat": seat.index},
                 )
-        _notify_turn(match, game, seats, previous_to_move=None)
+        _notify_turn(match, game, seats, previous_turn=None)
         _schedule_followups(match, game, seats)
     return match
 
@@ -258,9 +260,10 @@ def move_apply(
         game = catalog.load_game(match.game, match.state)
         if game.to_move != seat.index:
             raise errors.NotYourTurn(f"It is seat {game.to_move}'s turn, not yours.")
+        turn = game.turn_id
         events = _engine_apply(game, action)
-        records = _commit(match, game, events, seats=seats, previous_to_move=seat.index)
-        _notify_turn(match, game, seats, previous_to_move=seat.index)
+        records = _commit(match, game, events, seats=seats, previous_turn=turn)
+        _notify_turn(match, game, seats, previous_turn=turn)
         _schedule_followups(match, game, seats)
     return MoveResult(match=match, seat=seat.index, events=records)
 
@@ -287,9 +290,10 @@ def bot_turn_apply(*, match_id: int, expected_version: int) -> bool:
             table=bots.Table(match.ruleset, match.seat_count, seat.index, match.options),
             seed=f"{match.pk}:{match.version}",
         )
+        turn = game.turn_id
         events = _engine_apply(game, action)
-        _commit(match, game, events, seats=seats, previous_to_move=seat.index)
-        _notify_turn(match, game, seats, previous_to_move=seat.index)
+        _commit(match, game, events, seats=seats, previous_turn=turn)
+        _notify_turn(match, game, seats, previous_turn=turn)
         _schedule_followups(match, game, seats, from_bot_task=True)
     return True
 
@@ -314,13 +318,19 @@ def turn_timeout_apply(*, match_id: int, deadline: datetime) -> bool:
         seat = seats[game.to_move]
         seat.strikes += 1
         events = [protocol.Event("timeout", seat.index, {"strikes": seat.strikes})]
-        events += _engine_apply(game, game.default_action())
+        # The turn's time is up, so its default actions run to its end: after a draw that may be
+        # followed by a play, say, the turn is ended too rather than left with a spent clock.
+        turn = game.turn_id
+        for _ in range(MAX_TIMEOUT_ACTIONS):
+            events += _engine_apply(game, game.default_action())
+            if game.turn_id != turn:
+                break
         if seat.strikes >= STRIKES_BEFORE_TAKEOVER and not seat.is_bot:
             seat.bot_strategy = REPLACEMENT_BOT
             events.append(protocol.Event("bot_takeover", seat.index, {"strategy": REPLACEMENT_BOT}))
         seat.save(update_fields=["strikes", "bot_strategy"])
-        _commit(match, game, events, seats=seats, previous_to_move=seat.index)
-        _notify_turn(match, game, seats, previous_to_move=seat.index)
+        _commit(match, game, events, seats=seats, previous_turn=turn)
+        _notify_turn(match, game, seats, previous_turn=turn)
         _schedule_followups(match, game, seats)
     return True
 
@@ -357,7 +367,7 @@ def match_resign(*, match_id: int, user: AbstractBaseUser) -> Match:
             match.finished_at = timezone.now()
             match.result = {"abandoned": True, "resigned": [s.index for s in seats if s.resigned]}
             _announce_finish(match.pk)
-        _commit(match, game, events, seats=seats, previous_to_move=game.to_move)
+        _commit(match, game, events, seats=seats, previous_turn=game.turn_id)
         if match.status == Match.Status.ABANDONED:
             for other in seats:
                 if other.player_id is not None and not other.resigned:
@@ -417,7 +427,7 @@ def _commit(
     events: Iterable[protocol.Event],
     *,
     seats: Sequence[Seat],
-    previous_to_move: int | None,
+    previous_turn: tuple[int, int] | None,
 ) -> list[MatchEvent]:
     """Write the engine's new state and its events, dealing on and finishing as the engine says."""
     events = [e.with_data(seed=match.deal_seed) if e.type in DEAL_END_EVENTS else e for e in events]
@@ -439,7 +449,7 @@ def _commit(
     match.version += 1
     match.state = game.to_dict()
     if match.status == Match.Status.ACTIVE and match.turn_seconds and game.to_move is not None:
-        if game.to_move != previous_to_move or match.turn_deadline is None:
+        if game.turn_id != previous_turn or match.turn_deadline is None:
             match.turn_deadline = timezone.now() + timedelta(seconds=match.turn_seconds)
             _start_turn_clock(match.pk, match.turn_deadline)
     else:
@@ -474,10 +484,14 @@ def _start_turn_clock(match_id: int, deadline: datetime) -> None:
 
 
 def _notify_turn(
-    match: Match, game: protocol.GameState, seats: Sequence[Seat], *, previous_to_move: int | None
+    match: Match,
+    game: protocol.GameState,
+    seats: Sequence[Seat],
+    *,
+    previous_turn: tuple[int, int] | None,
 ) -> None:
     to_move = game.to_move
-    if match.status != Match.Status.ACTIVE or to_move is None or to_move == previous_to_move:
+    if match.status != Match.Status.ACTIVE or to_move is None or game.turn_id == previous_turn:
         return
     seat = seats[to_move]
     if seat.player_id is not None and not seat.resigned:

@@ -167,6 +167,10 @@ class AbbottGame:
         return self._controls[self.turn] if self.phase == PLAY else None
 
     @property
+    def turn_id(self) -> tuple[int, int]:
+        return (self.hand, self.turns_taken)
+
+    @property
     def piece_to_move(self) -> int | None:
         """Whose piece moves now (its owner takes the card), or ``None`` outside a hand."""
         return self.turn if self.phase == PLAY else None

@@ -104,6 +104,12 @@ class GameState(Protocol):
         """The seat whose action is expected now; ``None`` while waiting for a deal or when over."""
 
     @property
+    def turn_id(self) -> tuple[int, int]:
+        """(deal or hand number, a count of its turns): changes exactly when a new turn begins, also
+        when the same seat moves again (after a skip in a two-player game). The service restarts
+        turn clocks on this, not on ``to_move``."""
+
+    @property
     def needs_deal(self) -> bool:
         """True before the first deal and between deals / hands of a match that is not over."""
 

@@ -189,6 +189,7 @@ class SheddingGame:
         "turn_drew",
         "turn_forced",
         "turn_skip",
+        "turns",
     )
 
     def __init__(self, rules: Rules, deals: int = 1, target: int | None = None) -> None:
@@ -219,6 +220,7 @@ class SheddingGame:
         self.first_out_points: int | None = None
         self.rng: DealRng | None = None
         self.stuck = 0
+        self.turns = 0  # turns begun in this deal
         self._reset_turn()
 
     def _reset_turn(self) -> None:
@@ -252,6 +254,10 @@ class SheddingGame:
     @property
     def players(self) -> int:
         return self.rules.players
+
+    @property
+    def turn_id(self) -> tuple[int, int]:
+        return (self.deal_number, self.turns)
 
     # ------------------------------------------------------------------ dealing
 
@@ -302,6 +308,7 @@ class SheddingGame:
         self.finish_order = []
         self.first_out_points = None
         self.stuck = 0
+        self.turns = 0
         self.rng = rng
         self.deal_number += 1
         self.phase = _PLAYING
@@ -755,6 +762,7 @@ class SheddingGame:
 
     def _start_turn(self) -> None:
         seat = self.current
+        self.turns += 1
         self.barred = (
             self.rules.penalty_kind == "no_finish"
             and len(self.hands[seat]) == 1
@@ -1136,6 +1144,7 @@ class SheddingGame:
         "turn_forced",
         "barred",
         "stuck",
+        "turns",
     )
     _INT_LISTS = ("scores", "deals_won", "skips_owed", "announced", "out", "finish_order")
 

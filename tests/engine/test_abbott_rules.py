@@ -265,10 +265,12 @@ def test_alliance_once_per_hand_and_the_partner_cannot_refuse() -> None:
     assert events[0].data == {"chooser": 0, "chosen": 2, "controls": [0, 1, 2, 3]}
     assert game.view(None)["alliance"] == {"chooser": 0, "chosen": 2}
     assert game.to_move == 0  # the chooser still moves this turn
+    assert game.turn_id == (1, 0)  # the same turn: the service's turn clock keeps running
     with pytest.raises(IllegalMove, match="already been formed"):
         game.apply({"action": "ally", "partner": 1})
     move(game, 4, 0)
     assert game.to_move == 1
+    assert game.turn_id == (1, 1)
     assert not [a for a in game.legal_actions() if a["action"] == "ally"]  # nothing to accept
     with pytest.raises(IllegalMove, match="already been formed"):
         game.apply({"action": "ally", "partner": 3})

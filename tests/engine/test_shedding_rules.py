@@ -198,6 +198,32 @@ def test_skip_makes_the_next_player_miss_a_turn() -> None:
     assert game.to_move == 2
 
 
+def test_a_skip_in_a_two_player_game_begins_a_new_turn_for_the_same_seat() -> None:
+    """RULES.md §2 Skip with two players: the player moves again, and ``turn_id`` says a new turn
+    began (the service restarts turn clocks on it, not on the seat to move)."""
+    game = layout_game("switch", [["8C", "3C", "4H"], ["4C", "5C"]], "9C")
+    first_turn = game.turn_id
+    game.apply(p("8C"))
+    assert game.to_move == 0
+    assert game.turn_id != first_turn
+
+
+def test_turn_id_holds_within_a_turn_and_moves_on_with_each_turn() -> None:
+    """RULES.md §2 draw_rule one_then_play: drawing and then playing the drawn card is one turn."""
+    game = layout_game("jacks-twos-eights", [["3C", "4C"], ["5D", "6D"]], "9S", ["7S", "KD"])
+    first_turn = game.turn_id
+    game.apply(DRAW)
+    assert game.turn_id == first_turn  # still deciding whether to play the drawn 7S
+    game.apply(END)
+    second_turn = game.turn_id
+    assert second_turn != first_turn
+    assert game.to_move == 1
+    game.apply(DRAW)
+    assert game.turn_id not in (first_turn, second_turn)
+    assert game.to_dict()["turns"] == 3
+    assert type(game).from_dict(game.to_dict()).turn_id == game.turn_id
+
+
 def test_reverse_and_two_player_reverse() -> None:
     """RULES.md §2 Reverse: direction flips; with two players it acts as a skip unless set otherwise."""
     game = layout_game("take-two", [["JC", "3C"], ["4C", "5C"], ["6C", "7C"]], "9C")

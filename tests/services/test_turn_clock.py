@@ -8,22 +8,27 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games import catalog, services, tasks
-from games.models import Match, MatchEvent, Seat
+from games.models import FeedEvent, Match, MatchEvent, Seat
 from tests.api.test_matches import LAYOUT
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def match() -> Match:
+def started(ruleset: str, layout: dict) -> Match:
+    """A started heads-up match with a 30-second turn clock; the staff creator holds seat 0."""
     users = get_user_model().objects
     creator = users.create_user("clocked", is_staff=True)
     other = users.create_user("other")
     created = services.match_create(
-        creator=creator, ruleset="switch", seats=2, turn_seconds=30, layout=LAYOUT
+        creator=creator, ruleset=ruleset, seats=2, turn_seconds=30, layout=layout
     )
     services.match_join(match_id=created.pk, user=other)
     return services.match_start(match_id=created.pk, user=creator)
+
+
+@pytest.fixture
+def match() -> Match:
+    return started("switch", LAYOUT)
 
 
 def expire(match: Match) -> Match:
@@ -96,3 +101,42 @@ def test_tasks_for_a_deleted_match_do_nothing(match):
 
     assert tasks.enforce_turn_clock(match.pk, deadline.isoformat()) is False
     assert tasks.play_bot_turns(match.pk, version) == 0
+
+
+def test_a_skip_that_gives_the_same_seat_another_turn_restarts_its_clock():
+    """RULES.md §3 switch: an 8 skips; heads-up, the player who played it moves again, on a new turn."""
+    match = started(
+        "switch",
+        {"hands": [["8H", "9S", "2C"], ["9D", "5S", "6S"]], "starter": "9H", "stock": ["TC"]},
+    )
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() + timedelta(seconds=2))
+    creator = match.created_by
+
+    services.move_apply(match_id=match.pk, user=creator, action={"action": "play", "card": "8H"})
+
+    after = Match.objects.get(pk=match.pk)
+    assert catalog.load_game(after.game, after.state).to_move == 0
+    assert (after.turn_deadline - timezone.now()).total_seconds() > 25
+    turns = FeedEvent.objects.filter(player__user=creator, type="your_turn").count()
+    assert turns == 2  # told at the start, and again for the turn the skip gave
+
+
+def test_a_timeout_after_a_playable_draw_ends_the_turn_with_one_strike():
+    """RULES.md §2 draw_rule one_then_play: the default draw shows a playable 7S; the clock ends
+    the turn too instead of leaving it open on a spent deadline (which would strike again)."""
+    match = started(
+        "jacks-twos-eights",
+        {"hands": [["3C", "4C"], ["5D", "6D"]], "starter": "9S", "stock": ["7S", "KD"]},
+    )
+    match = expire(match)
+
+    assert services.turn_timeout_apply(match_id=match.pk, deadline=match.turn_deadline) is True
+
+    after = Match.objects.get(pk=match.pk)
+    assert catalog.load_game(after.game, after.state).to_move == 1
+    assert after.turn_deadline > timezone.now()
+    assert Seat.objects.get(match=match, index=0).strikes == 1
+    types = list(
+        MatchEvent.objects.filter(match=match).order_by("seq").values_list("type", flat=True)
+    )
+    assert types[-3:] == ["timeout", "draw", "end_turn"]
