@@ -18,8 +18,10 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from games import catalog
 from switchsite.problems import ServiceError
 from tournaments import charts, selectors, services
+from tournaments.forms import EntrantForm, TournamentForm
 from tournaments.models import Bye, Entry, Round, ScoreLine, Table, TableSeat, Tournament
 
 
@@ -47,7 +49,7 @@ class EntryInline(admin.TabularInline):
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # entries are made by registering (API), which checks the rules
+        return False  # entries are made by registering (the tournament's register page, or API)
 
 
 class RoundInline(admin.TabularInline):
@@ -124,7 +126,14 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ("status", RoundFilter, "scoring", "ruleset")
     search_fields = ("name",)
     inlines = (EntryInline, RoundInline)
-    readonly_fields = ("status", "seed", "created_by", "created_at", "standings_link")
+    readonly_fields = (
+        "status",
+        "seed",
+        "created_by",
+        "created_at",
+        "standings_link",
+        "register_link",
+    )
     actions = (
         "start",
         "seat_next_round",
@@ -136,8 +145,23 @@ class TournamentAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return selectors.tournament_list().select_related("created_by")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # created through the API, where the ruleset and house rules are checked
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """A new tournament through ``services.tournament_create``, which checks the ruleset,
+        scoring and house rules; a refusal is shown on the form."""
+        form = TournamentForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                created = services.tournament_create(
+                    creator=request.user, **form.service_arguments()
+                )
+            except ServiceError as error:
+                form.add_error(None, error.detail)
+            else:
+                self.message_user(request, f"{created} is open for registration.", messages.SUCCESS)
+                return redirect("admin:tournaments_tournament_change", created.pk)
+        return self._form_page(request, form, title="New tournament", submit="Create")
 
     @admin.display(description="round", ordering="current_round")
     def current_round(self, tournament: Tournament) -> int:
@@ -151,6 +175,11 @@ class TournamentAdmin(admin.ModelAdmin):
     def standings_link(self, tournament: Tournament) -> SafeString:
         url = reverse("admin:tournaments_tournament_standings", args=[tournament.pk])
         return format_html('<a href="{}">standings</a>', url)
+
+    @admin.display(description="register")
+    def register_link(self, tournament: Tournament) -> SafeString:
+        url = reverse("admin:tournaments_tournament_register", args=[tournament.pk])
+        return format_html('<a href="{}">register a player or a bot</a>', url)
 
     start = admin.action(description="Start: seat and publish round 1")(
         _each(services.tournament_start, "round 1 is seated and its tables started.")
@@ -180,10 +209,60 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def get_urls(self) -> list[Any]:
         standings = self.admin_site.admin_view(self.standings_view)
+        register = self.admin_site.admin_view(self.register_view)
         return [
             path("<int:object_id>/standings/", standings, name="tournaments_tournament_standings"),
+            path("<int:object_id>/register/", register, name="tournaments_tournament_register"),
             *super().get_urls(),
         ]
+
+    def register_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """Register a player or a bot through ``services.entry_register`` (late entries too)."""
+        tournament = self.get_object(request, str(object_id))
+        if tournament is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, str(object_id))
+        game = catalog.find_ruleset(tournament.ruleset).game
+        form = EntrantForm(request.POST if request.method == "POST" else None, game=game)
+        if request.method == "POST" and form.is_valid():
+            try:
+                entry = services.entry_register(
+                    tournament_id=tournament.pk,
+                    user=request.user,
+                    player=form.cleaned_data["player"] or None,
+                    bot=form.cleaned_data["bot"] or None,
+                    name=form.cleaned_data["name"] or None,
+                )
+            except ServiceError as error:
+                form.add_error(None, error.detail)
+            else:
+                self.message_user(
+                    request,
+                    f"{entry.name} is registered from round {entry.joined_round}.",
+                    messages.SUCCESS,
+                )
+                return redirect("admin:tournaments_tournament_register", tournament.pk)
+        return self._form_page(
+            request, form, title=f"Register for {tournament}", submit="Register", parent=tournament
+        )
+
+    def _form_page(
+        self,
+        request: HttpRequest,
+        form: Any,
+        *,
+        title: str,
+        submit: str,
+        parent: Tournament | None = None,
+    ) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "opts": self.opts,
+            "form": form,
+            "submit": submit,
+            "parent": parent,
+        }
+        return TemplateResponse(request, "admin/tournaments/tournament/form.html", context)
 
     def standings_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         """Rank, player, points, deals won, tie-breaks and a column per round, and the chart —

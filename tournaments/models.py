@@ -58,14 +58,19 @@ class Tournament(models.Model):
         ordering = ("-created_at", "-pk")
         constraints = (
             models.CheckConstraint(
-                condition=Q(rounds__gte=1), name="tournament_one_or_more_rounds"
+                condition=Q(rounds__gte=1),
+                name="tournament_one_or_more_rounds",
+                violation_error_message="A tournament has at least one round.",
             ),
             models.CheckConstraint(
-                condition=Q(table_size__gte=2), name="tournament_tables_of_two_or_more"
+                condition=Q(table_size__gte=2),
+                name="tournament_tables_of_two_or_more",
+                violation_error_message="Tables seat two or more.",
             ),
             models.CheckConstraint(
                 condition=Q(deals_per_round__isnull=True) | Q(target__isnull=True),
                 name="tournament_deals_or_target",
+                violation_error_message="Give deals_per_round or target, not both.",
             ),
         )
 

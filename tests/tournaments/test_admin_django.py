@@ -2,6 +2,7 @@
 standings, and the standings page costs the same number of queries for any field size."""
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -89,3 +90,92 @@ def test_the_standings_page_costs_the_same_queries_for_any_field_size(human_even
         assert page.content.decode().count("<polyline") == players
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+# ------------------------------------------------------------------ creating and registering
+
+
+ADD = "/admin/tournaments/tournament/add/"
+NEW_EVENT = {
+    "name": "Thursday ladder",
+    "ruleset": "switch",
+    "scoring": "french",
+    "rounds": "3",
+    "table_size": "4",
+    "deals_per_round": "2",
+    "target": "",
+    "seating": "balanced",
+    "bye_policy": "zero",
+    "options": '{"max_draw": 8}',
+}
+
+
+def test_an_organiser_creates_a_tournament_in_the_admin(admin_client):
+    assert admin_client.get(ADD).status_code == 200
+
+    response = admin_client.post(ADD, NEW_EVENT)
+
+    created = Tournament.objects.get(name="Thursday ladder")
+    assert response.status_code == 302
+    assert response["Location"] == f"/admin/tournaments/tournament/{created.pk}/change/"
+    assert (created.ruleset, created.rounds, created.deals_per_round) == ("switch", 3, 2)
+    assert created.options == {"max_draw": 8}
+    assert created.created_by.username == "root"
+    assert created.status == Tournament.Status.REGISTERING
+
+
+@pytest.mark.parametrize(
+    ("change", "shown"),
+    [
+        ({"ruleset": "abbott"}, "abbott tournaments are scored abbott, not"),
+        ({"options": '{"max_draws": 8}'}, "max_draws"),
+        ({"target": "100"}, "deals_per_round or target, not both"),
+        ({"options": "[1, 2]"}, "House rules are an object"),
+        ({"rounds": "0"}, "A tournament has at least one round."),
+        ({"table_size": "1"}, "Tables seat two or more."),
+    ],
+)
+def test_a_refused_tournament_is_explained_on_the_form_and_not_created(admin_client, change, shown):
+    response = admin_client.post(ADD, {**NEW_EVENT, **change})
+
+    assert response.status_code == 200
+    assert shown in response.content.decode()
+    assert not Tournament.objects.filter(name="Thursday ladder").exists()
+
+
+def test_an_organiser_registers_players_and_bots_in_the_admin(human_event, admin_client):
+    tournament = human_event(0)
+    get_user_model().objects.create_user("maud")
+    register = f"/admin/tournaments/tournament/{tournament.pk}/register/"
+    change_page = admin_client.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    assert register in change_page.content.decode()
+
+    admin_client.post(register, {"player": "maud"})
+    admin_client.post(register, {"bot": "heuristic", "name": "Robo"})
+
+    entries = {e.name: e for e in tournament.entries.all()}
+    assert set(entries) == {"maud", "Robo"}
+    assert entries["maud"].player.username == "maud"
+    assert entries["Robo"].bot_strategy == "heuristic"
+
+
+@pytest.mark.parametrize(
+    ("posted", "shown"),
+    [
+        ({"player": "nobody"}, "There is no player &#x27;nobody&#x27;."),
+        ({}, "Name a player or choose a bot"),
+        ({"player": "maud", "bot": "random"}, "Name a player or choose a bot"),
+        ({"bot": "search"}, "Select a valid choice"),  # an Abbott strategy, not a shedding one
+    ],
+)
+def test_a_refused_registration_is_explained_and_enters_nobody(
+    human_event, admin_client, posted, shown
+):
+    tournament = human_event(0)
+    get_user_model().objects.create_user("maud")
+
+    response = admin_client.post(f"/admin/tournaments/tournament/{tournament.pk}/register/", posted)
+
+    assert response.status_code == 200
+    assert shown in response.content.decode()
+    assert not tournament.entries.exists()

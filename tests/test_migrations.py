@@ -1,0 +1,9 @@
+"""The migrations describe the models: a model change without its migration fails here."""
+
+import pytest
+from django.core.management import call_command
+
+
+@pytest.mark.django_db
+def test_no_model_change_is_missing_its_migration():
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
