@@ -126,7 +126,18 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ("status", RoundFilter, "scoring", "ruleset")
     search_fields = ("name",)
     inlines = (EntryInline, RoundInline)
-    readonly_fields = (
+    # Everything but the name is fixed at creation, where the service checks it (as the API does).
+    fields = (
+        "name",
+        "ruleset",
+        "options",
+        "scoring",
+        "rounds",
+        "table_size",
+        "deals_per_round",
+        "target",
+        "seating",
+        "bye_policy",
         "status",
         "seed",
         "created_by",
@@ -134,6 +145,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "standings_link",
         "register_link",
     )
+    readonly_fields = fields[1:]
     actions = (
         "start",
         "seat_next_round",

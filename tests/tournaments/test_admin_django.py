@@ -179,3 +179,22 @@ def test_a_refused_registration_is_explained_and_enters_nobody(
     assert response.status_code == 200
     assert shown in response.content.decode()
     assert not tournament.entries.exists()
+
+
+def test_after_creation_only_the_name_can_be_changed_in_the_admin(human_event, admin_client):
+    tournament = human_event(0)
+    change = f"/admin/tournaments/tournament/{tournament.pk}/change/"
+
+    management = {}
+    for inline in admin_client.get(change).context["inline_admin_formsets"]:
+        form = inline.formset.management_form
+        management.update({form.add_prefix(k): v for k, v in form.initial.items()})
+
+    response = admin_client.post(
+        change, {"name": "Tuesday cup", "rounds": "9", "ruleset": "french", **management}
+    )
+
+    assert response.status_code == 302
+
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.rounds, tournament.ruleset) == ("Tuesday cup", 2, "switch")
