@@ -128,16 +128,7 @@ class TournamentAdmin(admin.ModelAdmin):
     inlines = (EntryInline, RoundInline)
     # Everything but the name is fixed at creation, where the service checks it (as the API does).
     fields = (
-        "name",
-        "ruleset",
-        "options",
-        "scoring",
-        "rounds",
-        "table_size",
-        "deals_per_round",
-        "target",
-        "seating",
-        "bye_policy",
+        *TournamentForm.Meta.fields,
         "status",
         "seed",
         "created_by",
@@ -145,7 +136,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "standings_link",
         "register_link",
     )
-    readonly_fields = fields[1:]
+    readonly_fields = tuple(field for field in fields if field != "name")
     actions = (
         "start",
         "seat_next_round",
