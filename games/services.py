@@ -369,14 +369,7 @@ def match_resign(*, match_id: int, user: AbstractBaseUser) -> Match:
             _announce_finish(match.pk)
         _commit(match, game, events, seats=seats, previous_turn=game.turn_id)
         if match.status == Match.Status.ABANDONED:
-            for other in seats:
-                if other.player_id is not None and not other.resigned:
-                    player_notify(
-                        user_id=other.player_id,
-                        event_type="match_end",
-                        match=match,
-                        data={"abandoned": True},
-                    )
+            _notify_match_end(match, seats, {"abandoned": True})
         _schedule_followups(match, game, seats)
     return match
 
@@ -438,14 +431,7 @@ def _commit(
         match.finished_at = timezone.now()
         match.result = game.result()
         _announce_finish(match.pk)
-        for seat in seats:
-            if seat.player_id is not None and not seat.resigned:
-                player_notify(
-                    user_id=seat.player_id,
-                    event_type="match_end",
-                    match=match,
-                    data={"result": match.result},
-                )
+        _notify_match_end(match, seats, {"result": match.result})
     match.version += 1
     match.state = game.to_dict()
     if match.status == Match.Status.ACTIVE and match.turn_seconds and game.to_move is not None:
@@ -475,6 +461,13 @@ def _commit(
 def _announce_finish(match_id: int) -> None:
     """Tell whoever listens (tournaments score their tables) once the match's end is committed."""
     transaction.on_commit(lambda: signals.match_finished.send(sender=Match, match_id=match_id))
+
+
+def _notify_match_end(match: Match, seats: Sequence[Seat], data: dict[str, Any]) -> None:
+    """Put ``match_end`` in the feed of every player still seated."""
+    for seat in seats:
+        if seat.player_id is not None and not seat.resigned:
+            player_notify(user_id=seat.player_id, event_type="match_end", match=match, data=data)
 
 
 def _start_turn_clock(match_id: int, deadline: datetime) -> None:
