@@ -1,0 +1,50 @@
+"""``match_end`` in the players' feeds: with the result when a match finishes, and marked abandoned
+for those still seated when a resignation forfeits it."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.models import FeedEvent, Match
+
+pytestmark = pytest.mark.django_db
+
+# Seat 0 holds one card that follows the starter, so its first play ends the one-deal match.
+LAST_CARD = {"hands": [["9S"], ["5D", "6D"]], "starter": "9H", "stock": ["TC"]}
+
+
+def started(on_resign: str = "bot") -> tuple[Match, list]:
+    users = get_user_model().objects
+    creator, other = users.create_user("first", is_staff=True), users.create_user("second")
+    created = services.match_create(
+        creator=creator, ruleset="switch", seats=2, layout=LAST_CARD, on_resign=on_resign
+    )
+    services.match_join(match_id=created.pk, user=other)
+    return services.match_start(match_id=created.pk, user=creator), [creator, other]
+
+
+def match_end_feed(user) -> list[dict]:
+    return list(
+        FeedEvent.objects.filter(player__user=user, type="match_end").values_list("data", flat=True)
+    )
+
+
+def test_a_finished_match_gives_each_player_its_result():
+    match, (first, second) = started()
+
+    services.move_apply(match_id=match.pk, user=first, action={"action": "play", "card": "9S"})
+
+    result = Match.objects.get(pk=match.pk).result
+    assert result["winner"] == 0
+    assert match_end_feed(first) == [{"match": match.pk, "result": result}]
+    assert match_end_feed(second) == [{"match": match.pk, "result": result}]
+
+
+def test_a_forfeit_tells_the_players_still_seated_but_not_the_one_who_left():
+    match, (first, second) = started(on_resign="forfeit")
+
+    services.match_resign(match_id=match.pk, user=second)
+
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ABANDONED
+    assert match_end_feed(first) == [{"match": match.pk, "abandoned": True}]
+    assert match_end_feed(second) == []
