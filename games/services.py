@@ -429,7 +429,7 @@ def _commit(
     if match.status == Match.Status.ACTIVE and game.is_over:
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
-        match.result = game.result()
+        match.result = game.outcome().to_json()
         _announce_finish(match.pk)
         _notify_match_end(match, seats, {"result": match.result})
     match.version += 1

@@ -29,7 +29,7 @@ from games import bots, catalog
 from games import errors as game_errors
 from games import services as game_services
 from games.engine import protocol
-from games.models import Match, MatchEvent, Player
+from games.models import Match, Player
 from tournaments import errors, ratings, seating, selectors
 from tournaments.models import (
     Bye,
@@ -495,43 +495,28 @@ def _match_outcome(
 ) -> tuple[list[_Line], dict[int, list[list[int]]]]:
     """Score lines of an ended match, and the teams of each rating update (by hand, 0 = whole).
 
-    An abandoned match scores nothing and rates nobody.
+    An abandoned match scores nothing and rates nobody. Abbott is rated hand by hand (each hand's
+    alliance is a team); a shedding match as a whole.
     """
     if not match.result or match.result.get("abandoned"):
         return [], {}
-    if tournament.scoring == Tournament.Scoring.ABBOTT:
-        return _abbott_outcome(match, seats)
+    outcome = protocol.Outcome.from_json(match.result)
     lines = []
-    for deal in match.result["deals"]:
+    for hand in outcome.hands:
         if tournament.scoring == Tournament.Scoring.PLACEMENT:
-            points = placement_points(deal["placings"])
-            winner = deal["placings"][0]
+            points = placement_points(hand.placings)
         else:
-            points = dict(enumerate(deal["points"]))
-            winner = deal["winner"]
+            points = dict(enumerate(hand.points))
         lines += [
-            _Line(entry, deal["deal"], points[seat], seat == winner)
+            _Line(entry, hand.number, points[seat], seat == hand.winner)
             for seat, entry in enumerate(seats)
         ]
-    return lines, {WHOLE_MATCH: [[entry] for entry in seats]}
-
-
-def _abbott_outcome(
-    match: Match, seats: Sequence[int]
-) -> tuple[list[_Line], dict[int, list[list[int]]]]:
-    """Abbott: a line per hand from the ``hand_end`` events; each hand's alliance is a team."""
-    lines, teams = [], {}
-    hands = MatchEvent.objects.filter(match=match, type="hand_end").order_by("seq")
-    for data in hands.values_list("data", flat=True):
-        hand = data["hand"]
-        lines += [
-            _Line(entry, hand, data["scores"][seat], seat == data["winner"])
-            for seat, entry in enumerate(seats)
-        ]
-        alliance = data["alliance"]
-        allied = [alliance["chooser"], alliance["chosen"]] if alliance else []
-        teams[hand] = [[seats[seat] for seat in allied]] if allied else []
-        teams[hand] += [[seats[seat]] for seat in range(len(seats)) if seat not in allied]
+    if tournament.scoring != Tournament.Scoring.ABBOTT:
+        return lines, {WHOLE_MATCH: [[entry] for entry in seats]}
+    teams = {
+        hand.number: [[seats[seat] for seat in team] for team in hand.teams]
+        for hand in outcome.hands
+    }
     return lines, teams
 
 

@@ -28,9 +28,12 @@ from games.engine.cards import InvalidCard, card_code, make_deck, parse_card
 from games.engine.protocol import (
     Action,
     Event,
+    HandOutcome,
     IllegalMove,
     InvalidAction,
     InvalidLayout,
+    Outcome,
+    solo_teams,
 )
 from games.engine.rng import DealRng
 
@@ -334,6 +337,32 @@ class AbbottGame:
             "hands": self.hand,
             "hands_won": hands_won,
         }
+
+    def outcome(self) -> Outcome | None:
+        """Once the game is won: every hand's scores, winner, placings and sides, and the totals."""
+        if self.phase != OVER:
+            return None
+        hands_won = [0] * self.players
+        hands = []
+        for record in self.history:
+            if record["winner"] is not None:
+                hands_won[record["winner"]] += 1
+            alliance = record["alliance"]
+            teams = solo_teams(self.players)
+            if alliance:
+                others = tuple((s,) for s in range(self.players) if s not in alliance)
+                teams = (tuple(alliance), *others)
+            hands.append(
+                HandOutcome(
+                    number=record["hand"],
+                    points=tuple(record["scores"]),
+                    winner=record["winner"],
+                    placings=tuple(record["placings"]),
+                    teams=teams,
+                )
+            )
+        ranking = sorted(range(self.players), key=lambda s: (-self.totals[s], -hands_won[s], s))
+        return Outcome(hands=tuple(hands), totals=tuple(self.totals), ranking=tuple(ranking))
 
     def copy(self) -> Self:
         other = object.__new__(type(self))
@@ -651,8 +680,15 @@ class AbbottGame:
         scores = hand_scores(self.players, hand_winner, self.alliance)
         self.totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
         alliance = list(self.alliance) if self.alliance else None
+        placings = sorted(range(self.players), key=lambda s: self._best[s][0], reverse=True)
         self.history.append(
-            {"hand": self.hand, "winner": hand_winner, "alliance": alliance, "scores": scores}
+            {
+                "hand": self.hand,
+                "winner": hand_winner,
+                "alliance": alliance,
+                "scores": scores,
+                "placings": placings,
+            }
         )
         data = {
             "hand": self.hand,

@@ -11,6 +11,7 @@ Randomness only enters through :meth:`GameState.deal`, which is handed the deal'
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
 Action = dict[str, Any]
@@ -94,6 +95,79 @@ class Event:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """One scored deal (shedding) or hand (Abbott): what tournaments and ratings are computed from.
+
+    ``points`` is what each seat scored in it; ``winner`` is ``None`` when nobody won (an Abbott tie);
+    ``placings`` lists every seat, best first; ``teams`` are the sides that played it — an Abbott
+    alliance is one side, every other seat plays alone.
+    """
+
+    number: int
+    points: tuple[int, ...]
+    winner: int | None
+    placings: tuple[int, ...]
+    teams: tuple[tuple[int, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "points": list(self.points),
+            "winner": self.winner,
+            "placings": list(self.placings),
+            "teams": [list(team) for team in self.teams],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HandOutcome:
+        return cls(
+            number=data["number"],
+            points=tuple(data["points"]),
+            winner=data["winner"],
+            placings=tuple(data["placings"]),
+            teams=tuple(tuple(team) for team in data["teams"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished match came out, in the same shape for both games.
+
+    ``totals`` are the seats' match totals (French points, Abbott running totals); ``ranking`` lists
+    every seat, best first; ``winner`` is its first seat. ``hands`` are the deals or hands in order.
+    """
+
+    hands: tuple[HandOutcome, ...]
+    totals: tuple[int, ...]
+    ranking: tuple[int, ...]
+
+    @property
+    def winner(self) -> int:
+        return self.ranking[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "ranking": list(self.ranking),
+            "totals": list(self.totals),
+            "hands": [hand.to_json() for hand in self.hands],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        return cls(
+            hands=tuple(HandOutcome.from_json(hand) for hand in data["hands"]),
+            totals=tuple(data["totals"]),
+            ranking=tuple(data["ranking"]),
+        )
+
+
+def solo_teams(players: int) -> tuple[tuple[int, ...], ...]:
+    """Every seat on its own side."""
+    return tuple((seat,) for seat in range(players))
+
+
 class GameState(Protocol):
     """What the service needs from a game. Both engines implement it."""
 
@@ -134,6 +208,9 @@ class GameState(Protocol):
 
     def result(self) -> dict[str, Any] | None:
         """The match result once it is over (scores, placings), else ``None``."""
+
+    def outcome(self) -> Outcome | None:
+        """The game-independent outcome once the match is over, else ``None``."""
 
     def copy(self) -> Self:
         """An independent copy, cheap enough for search."""

@@ -28,7 +28,16 @@ from games.engine.cards import (
     parse_card,
     parse_suit,
 )
-from games.engine.protocol import Action, Event, IllegalMove, InvalidAction, InvalidLayout
+from games.engine.protocol import (
+    Action,
+    Event,
+    HandOutcome,
+    IllegalMove,
+    InvalidAction,
+    InvalidLayout,
+    Outcome,
+    solo_teams,
+)
 from games.engine.rng import DealRng
 from games.engine.rulesets import Power, Rules, find_ruleset
 from games.engine.scoring import (
@@ -871,6 +880,26 @@ class SheddingGame:
             "winner": ranking[0],
             "deals": [dict(summary) for summary in self.history],
         }
+
+    def outcome(self) -> Outcome | None:
+        """Once the match is over: every deal's points, winner and placings, the totals, the ranking."""
+        if self.phase != _OVER:
+            return None
+        teams = solo_teams(self.rules.players)
+        return Outcome(
+            hands=tuple(
+                HandOutcome(
+                    number=summary["deal"],
+                    points=tuple(summary["points"]),
+                    winner=summary["winner"],
+                    placings=tuple(summary["placings"]),
+                    teams=teams,
+                )
+                for summary in self.history
+            ),
+            totals=tuple(self.scores),
+            ranking=tuple(match_ranking(self.scores, self.deals_won)),
+        )
 
     # ------------------------------------------------------------------ why a move is illegal
 

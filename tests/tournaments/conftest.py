@@ -3,14 +3,15 @@ known result (the bots' own play is covered by the whole-tournament test)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games.models import Match, MatchEvent
+from games.engine.protocol import HandOutcome, Outcome, solo_teams
+from games.models import Match
 from switchsite.celery import app as celery_app
 from tests.api import conftest as api
 from tournaments import services
@@ -76,19 +77,18 @@ def table_seats(table: Table) -> list[int]:
     return list(table.seats.order_by("seat").values_list("entry_id", flat=True))
 
 
-def end_match(
-    match_id: int, result: dict[str, Any], hand_ends: Sequence[dict[str, Any]] = ()
-) -> None:
-    """Finish a match with this result (and, for Abbott, these ``hand_end`` events) and score it."""
-    match = Match.objects.get(pk=match_id)
-    MatchEvent.objects.bulk_create(
-        MatchEvent(match=match, seq=match.last_event_seq + n, type="hand_end", data=data)
-        for n, data in enumerate(hand_ends, start=1)
-    )
+def end_match(match_id: int, outcome: Outcome) -> None:
+    """Finish a match with this outcome and score it."""
     Match.objects.filter(pk=match_id).update(
-        status=Match.Status.FINISHED,
-        result=result,
-        finished_at=timezone.now(),
-        last_event_seq=match.last_event_seq + len(hand_ends),
+        status=Match.Status.FINISHED, result=outcome.to_json(), finished_at=timezone.now()
     )
     services.table_result_record(match_id=match_id)
+
+
+def won_by_seat_0(seats: int, points: int) -> Outcome:
+    """One deal at a table of ``seats``: seat 0 goes out first and scores ``points``, the others
+    finish in seat order with nothing."""
+    scored = (points,) + (0,) * (seats - 1)
+    order = tuple(range(seats))
+    deal = HandOutcome(number=1, points=scored, winner=0, placings=order, teams=solo_teams(seats))
+    return Outcome(hands=(deal,), totals=scored, ranking=order)

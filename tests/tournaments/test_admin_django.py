@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.tournaments.conftest import end_match, table_seats
+from tests.tournaments.conftest import end_match, table_seats, won_by_seat_0
 from tournaments import selectors, services
 from tournaments.models import Round, ScoreLine, Tournament
 
@@ -51,14 +51,7 @@ def finished_event(human_event, players: int) -> Tournament:
     tournament = human_event(players, table_size=4, rounds=1)
     first = services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
     for table in first.tables.all():
-        seats = len(table_seats(table))
-        deal = {
-            "deal": 1,
-            "winner": 0,
-            "points": [20] + [0] * (seats - 1),
-            "placings": list(range(seats)),
-        }
-        end_match(table.match_id, {"deals": [deal]})
+        end_match(table.match_id, won_by_seat_0(len(table_seats(table)), 20))
     return tournament
 
 

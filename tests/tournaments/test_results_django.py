@@ -1,11 +1,14 @@
 """Score lines from finished matches (French tallies, Abbott totals, placement), the scoring task
 run twice, corrections that recompute standings and ratings, and the standings' query count."""
 
+from dataclasses import replace
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.abbott.scoring import hand_scores
+from games.engine.protocol import HandOutcome, Outcome, solo_teams
 from games.models import Player
 from tests.engine.test_abbott_scoring import JONES, WORKED_EXAMPLE
 from tests.tournaments.conftest import end_match, table_seats
@@ -18,30 +21,18 @@ pytestmark = pytest.mark.django_db
 # deal 1, seat 2 goes out; left in hand: seat 0 A♠ 2♥ = 20 + 15 = 35; seat 1 K♦ Q♣ 7♠ = 10 + 10 +
 # 7 = 27; seat 3 J♥ 4♦ 3♣ 10♠ = 15 + 15 + 3 + 10 = 43; seat 2 scores 35 + 27 + 43 = 105.
 # deal 2, seat 0 goes out; seat 1 9♥ = 9; seat 2 5♣ 6♣ = 11; seat 3 A♥ A♦ = 40; seat 0 scores 60.
-FRENCH_RESULT = {
-    "scores": [60, 0, 105, 0],
-    "deals_won": [1, 0, 1, 0],
-    "ranking": [2, 0, 1, 3],
-    "winner": 2,
-    "deals": [
-        {
-            "deal": 1,
-            "winner": 2,
-            "blocked": False,
-            "tallies": [35, 27, 0, 43],
-            "points": [0, 0, 105, 0],
-            "placings": [2, 1, 0, 3],
-        },
-        {
-            "deal": 2,
-            "winner": 0,
-            "blocked": False,
-            "tallies": [0, 9, 11, 40],
-            "points": [60, 0, 0, 0],
-            "placings": [0, 1, 2, 3],
-        },
-    ],
-}
+FRENCH_RESULT = Outcome(
+    hands=(
+        HandOutcome(
+            number=1, points=(0, 0, 105, 0), winner=2, placings=(2, 1, 0, 3), teams=solo_teams(4)
+        ),
+        HandOutcome(
+            number=2, points=(60, 0, 0, 0), winner=0, placings=(0, 1, 2, 3), teams=solo_teams(4)
+        ),
+    ),
+    totals=(60, 0, 105, 0),
+    ranking=(2, 0, 1, 3),
+)
 
 
 def started(tournament: Tournament) -> Round:
@@ -111,22 +102,24 @@ def test_abbott_totals_of_the_sources_worked_example(human_event):
     tournament = human_event(4, rounds=1, ruleset="abbott", scoring="abbott", deals_per_round=None)
     (table,) = started(tournament).tables.all()
     seats = table_seats(table)
-    hand_ends, totals = [], [0, 0, 0, 0]
+    hands, totals = [], [0, 0, 0, 0]
     for hand, (chooser, chosen, winner, _, _) in enumerate(WORKED_EXAMPLE, start=1):
         scores = hand_scores(4, winner, (chooser, chosen))
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
-        alliance = {"chooser": chooser, "chosen": chosen}
-        hand_ends.append(
-            {
-                "hand": hand,
-                "winner": winner,
-                "alliance": alliance,
-                "scores": scores,
-                "totals": totals,
-            }
+        others = tuple((seat,) for seat in range(4) if seat not in (chooser, chosen))
+        hands.append(
+            HandOutcome(
+                number=hand,
+                points=tuple(scores),
+                winner=winner,
+                placings=(winner, *(seat for seat in range(4) if seat != winner)),
+                teams=((chooser, chosen), *others),
+            )
         )
+    ranking = sorted(range(4), key=lambda seat: -totals[seat])
+    assert ranking[0] == JONES
 
-    end_match(table.match_id, {"winner": JONES, "totals": totals, "hands": 7}, hand_ends)
+    end_match(table.match_id, Outcome(tuple(hands), tuple(totals), tuple(ranking)))
 
     for hand, (*_, printed_totals) in enumerate(WORKED_EXAMPLE, start=1):
         running = [
@@ -216,8 +209,7 @@ def played_event(human_event, players: int) -> Tournament:
     """A tournament of ``players`` at tables of four with round 1 played (every seat 0 wins)."""
     tournament = human_event(players, rounds=2)
     for table in started(tournament).tables.all():
-        result = {**FRENCH_RESULT, "deals": [dict(FRENCH_RESULT["deals"][1])]}
-        end_match(table.match_id, result)
+        end_match(table.match_id, replace(FRENCH_RESULT, hands=FRENCH_RESULT.hands[1:]))
     return tournament
 
 
@@ -238,8 +230,8 @@ def test_swiss_seats_round_two_by_standing(human_event):
     seating with no repeats that keeps everyone at the table their standing gives)."""
     tournament = human_event(4, rounds=2, table_size=2, seating="swiss")
     for table in started(tournament).tables.all():
-        deal = {"deal": 1, "winner": 0, "points": [25, 0], "placings": [0, 1]}
-        end_match(table.match_id, {"deals": [deal]})
+        deal = HandOutcome(number=1, points=(25, 0), winner=0, placings=(0, 1), teams=solo_teams(2))
+        end_match(table.match_id, Outcome(hands=(deal,), totals=(25, 0), ranking=(0, 1)))
 
     second = services.round_next(tournament_id=tournament.pk, user=tournament.created_by)
 

@@ -4,16 +4,12 @@ withdrawals between rounds, and abandoned tables."""
 import pytest
 
 from games.models import Match
-from tests.tournaments.conftest import end_match, table_seats
+from tests.tournaments.conftest import end_match, table_seats, won_by_seat_0
 from tournaments import selectors, services
 from tournaments.errors import InvalidSeating, NoDraftRound
 from tournaments.models import Bye, Entry, Round, TableSeat, Tournament
 
 pytestmark = pytest.mark.django_db
-
-DEAL_WON_BY_SEAT_0 = {
-    "deals": [{"deal": 1, "winner": 0, "points": [30, 0, 0, 0], "placings": [0, 1, 2, 3]}]
-}
 
 
 def test_a_draft_is_written_seat_by_seat_and_publishing_starts_one_match_per_table(human_event):
@@ -105,10 +101,7 @@ def test_abbott_gives_byes_when_four_do_not_divide_the_field(human_event):
     assert detail["rounds"][0]["byes"] == [
         {"entry": bye.entry_id, "name": bye.entry.name, "bot": None}
     ]
-    hands = [
-        {"hand": 1, "winner": 0, "alliance": None, "scores": [10, 0, 0, 0], "totals": [10, 0, 0, 0]}
-    ]
-    end_match(table.match_id, {"winner": 0, "totals": [10, 0, 0, 0]}, hands)
+    end_match(table.match_id, won_by_seat_0(4, 10))
     rows = {r["entry"]: r for r in selectors.standings_table(tournament=tournament).rows}
     assert rows[bye.entry_id]["byes"] == 1
     assert rows[bye.entry_id]["played"] == 0
@@ -124,9 +117,7 @@ def test_a_withdrawn_entry_keeps_its_results_and_is_not_seated_again(human_event
     tournament = human_event(5, table_size=4, rounds=2)
     first = services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
     for table in first.tables.all():
-        end_match(
-            table.match_id, DEAL_WON_BY_SEAT_0 | {"deals": [_deal_for(len(table_seats(table)))]}
-        )
+        end_match(table.match_id, won_by_seat_0(len(table_seats(table)), 30))
     leaver = Entry.objects.get(pk=table_seats(first.tables.first())[0])
     services.entry_withdraw(tournament_id=tournament.pk, user=leaver.player)
 
@@ -136,15 +127,6 @@ def test_a_withdrawn_entry_keeps_its_results_and_is_not_seated_again(human_event
     rows = {r["entry"]: r for r in selectors.standings_table(tournament=tournament).rows}
     assert rows[leaver.pk]["withdrawn"] is True
     assert rows[leaver.pk]["points"] == 30
-
-
-def _deal_for(seats: int) -> dict:
-    return {
-        "deal": 1,
-        "winner": 0,
-        "points": [30] + [0] * (seats - 1),
-        "placings": list(range(seats)),
-    }
 
 
 def test_an_abandoned_table_scores_nothing_but_completes_the_round(human_event):
