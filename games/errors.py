@@ -85,11 +85,3 @@ class InvalidAction(ServiceError):
 
 class IllegalMove(ServiceError):
     status, code = 422, "illegal_move"
-
-
-class RequestInFlight(ServiceError):
-    status, code = 409, "request_in_flight"
-
-
-class IdempotencyKeyReused(ServiceError):
-    status, code = 422, "idempotency_key_reused"

@@ -147,23 +147,3 @@ class FeedEvent(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.type} for {self.player}"
-
-
-class IdempotentRequest(models.Model):
-    """The stored answer to a write made with an ``Idempotency-Key``, per key and caller."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=200)
-    fingerprint = models.CharField(max_length=64)
-    in_flight = models.BooleanField(default=True)
-    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
-    response_body = models.JSONField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.key} ({'in flight' if self.in_flight else self.response_status})"

@@ -31,6 +31,18 @@ class ServiceError(Exception):
         self.retry_after = retry_after
 
 
+class RequestInFlight(ServiceError):
+    status, code = 409, "request_in_flight"
+
+
+class IdempotencyKeyReused(ServiceError):
+    status, code = 422, "idempotency_key_reused"
+
+
+class InvalidHeader(ServiceError):
+    status, code = 400, "invalid_header"
+
+
 def problem_type(code: str) -> str:
     return f"urn:switch:problem:{code}"
 

@@ -9,23 +9,9 @@ from rest_framework import serializers
 
 from games import errors
 from games.services import RESIGN_POLICIES
+from switchsite.api.schema import page_of
 
 MAX_LONG_POLL_SECONDS = 30
-
-
-class ProblemSerializer(serializers.Serializer):
-    """An RFC 9457 problem document; ``code`` is stable and machine-readable."""
-
-    type = serializers.CharField()
-    title = serializers.CharField()
-    status = serializers.IntegerField()
-    detail = serializers.CharField()
-    code = serializers.CharField()
-    errors = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
-        required=False,
-        help_text="Validation errors per field (only for code `invalid`).",
-    )
 
 
 # --- players -----------------------------------------------------------------------------------
@@ -275,17 +261,6 @@ class FeedEventSerializer(serializers.Serializer):
     type = serializers.CharField()
     match = serializers.IntegerField(allow_null=True)
     data = serializers.DictField()
-
-
-def page_of(item: type[serializers.Serializer], name: str) -> type[serializers.Serializer]:
-    """The schema of one page of a list: ``{"count", "next", "previous", "results"}`` (API.md)."""
-    fields = {
-        "count": serializers.IntegerField(),
-        "next": serializers.URLField(allow_null=True, help_text="The next page, if any."),
-        "previous": serializers.URLField(allow_null=True),
-        "results": item(many=True),
-    }
-    return type(name, (serializers.Serializer,), fields)
 
 
 EventPageSerializer = page_of(EventSerializer, "EventPageSerializer")

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -19,16 +19,11 @@ from rest_framework.views import APIView
 
 from games import catalog, selectors, services
 from games.api import serializers as s
-from games.api.idempotency import idempotent
-from switchsite.problems import PROBLEM_CONTENT_TYPE
+from switchsite.api.idempotency import idempotent
+from switchsite.api.pagination import ListPagination
+from switchsite.api.parsing import parsed
+from switchsite.api.schema import IDEMPOTENCY_KEY, problems
 
-PROBLEM = OpenApiResponse(s.ProblemSerializer, description="A problem document (RFC 9457).")
-IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key",
-    str,
-    OpenApiParameter.HEADER,
-    description="Makes a retried request safe: the first answer is returned, nothing is applied twice.",
-)
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID", str, OpenApiParameter.HEADER, description="Resume after this event's seq."
 )
@@ -38,16 +33,6 @@ def current_view(request: Request, match_id: int) -> dict[str, Any]:
     """The match as the caller sees it now (re-read: work done after commit, such as a bot's turn
     played in-process, is included)."""
     return selectors.match_view(match=selectors.match_get(match_id=match_id), user=request.user)
-
-
-def problems(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
-    return {(code, PROBLEM_CONTENT_TYPE): PROBLEM for code in statuses}
-
-
-def parsed(serializer_class: type[s.serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 # --- players -----------------------------------------------------------------------------------
@@ -117,14 +102,6 @@ class RulesetListView(APIView):
 
 
 # --- matches -----------------------------------------------------------------------------------
-
-
-class ListPagination(PageNumberPagination):
-    """Pages of matches, tournaments and other lists that can grow."""
-
-    page_size = 25
-    page_size_query_param = "page_size"
-    max_page_size = 100
 
 
 class MatchListView(APIView):

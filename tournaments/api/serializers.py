@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.api.serializers import page_of
+from switchsite.api.schema import page_of
 from tournaments.models import Round, Tournament
 
 

@@ -12,8 +12,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.idempotency import idempotent
-from games.api.views import IDEMPOTENCY_KEY, ListPagination, parsed, problems
+from switchsite.api.idempotency import idempotent
+from switchsite.api.pagination import ListPagination
+from switchsite.api.parsing import parsed
+from switchsite.api.schema import IDEMPOTENCY_KEY, problems
 from tournaments import selectors, services
 from tournaments.api import serializers as s
 

@@ -16,9 +16,13 @@ from django.db import IntegrityError, transaction
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import errors
-from games.models import IdempotentRequest
-from switchsite.problems import PROBLEM_CONTENT_TYPE
+from switchsite.models import IdempotentRequest
+from switchsite.problems import (
+    PROBLEM_CONTENT_TYPE,
+    IdempotencyKeyReused,
+    InvalidHeader,
+    RequestInFlight,
+)
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 200
@@ -45,9 +49,9 @@ def _claim(request: Request, key: str) -> IdempotentRequest | Response:
     if earlier is None:  # the first attempt failed and was forgotten meanwhile: try again
         return _claim(request, key)
     if earlier.fingerprint != fingerprint:
-        raise errors.IdempotencyKeyReused(f"The {HEADER} {key!r} was used for a different request.")
+        raise IdempotencyKeyReused(f"The {HEADER} {key!r} was used for a different request.")
     if earlier.in_flight:
-        raise errors.RequestInFlight(
+        raise RequestInFlight(
             f"A request with the {HEADER} {key!r} is still being processed.", retry_after=1
         )
     replay = Response(
@@ -68,7 +72,7 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
         if not key:
             return handler(view, request, *args, **kwargs)
         if len(key) > MAX_KEY_LENGTH:
-            raise errors.InvalidAction(f"{HEADER} must be at most {MAX_KEY_LENGTH} characters.")
+            raise InvalidHeader(f"{HEADER} must be at most {MAX_KEY_LENGTH} characters.")
         claim = _claim(request, key)
         if isinstance(claim, Response):
             return claim

@@ -1,0 +1,1 @@
+"""API plumbing every app shares: parsing, pagination, idempotency and schema helpers."""
