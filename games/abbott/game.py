@@ -4,7 +4,7 @@ A game is a sequence of hands played to a target total. In each hand the cards l
 square grid, the pieces move like rooks (never onto or over another piece, across empty squares
 freely) and take the card they land on; a player may form one alliance per hand; the hand ends when
 the grid is empty, when no piece can reach a card, when the outcome is settled, or by agreement; the
-best five-card poker hand wins it. Decisions that RULES.md leaves open are in docs/rules-abbott.md.
+best five-card poker hand wins it. Decisions that RULES.md leaves open are in docs/rules.md §7.7.
 
 Cards are ints (games.engine.cards); squares are flat indices ``row * size + col`` inside the engine
 and ``[row, col]`` at the edges (actions, views, events). Everything here is perfect information except
@@ -582,7 +582,7 @@ class AbbottGame:
         self.proposed[actor] = True
         events = [Event("propose_end", actor, {"seat": actor, "proposed": list(self.proposed)})]
         # A seat whose piece its partner moves makes no decisions in this hand; the seats that act
-        # are the ones who must agree (docs/rules-abbott.md).
+        # are the ones who must agree (docs/rules.md §4.8).
         if all(self.proposed[s] for s in set(self._controls)):
             self._finish_hand(AGREED, events)
         return events
@@ -641,7 +641,7 @@ class AbbottGame:
         which can step into it and then go anywhere in it: a card no piece stands on is always
         reachable. A card under a piece is reachable when that piece can move (it steps off; then it
         or another piece can come back), so the hand can only end this way when every card left lies
-        under a piece that is completely blocked (docs/rules-abbott.md).
+        under a piece that is completely blocked (docs/rules.md §4.8).
         """
         under = [seat for seat, sq in enumerate(self.pieces) if self.grid[sq] != EMPTY]
         if self._left > len(under):

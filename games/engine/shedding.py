@@ -6,7 +6,7 @@ tuples of the current position are computed once and cached; :meth:`SheddingGame
 action exactly when its tuple is among them, so ``legal_actions()`` and ``apply`` cannot disagree.
 Dicts in the API's JSON shape exist only at the boundary.
 
-Decisions where RULES.md is silent are in ``docs/rules-shedding.md``.
+Decisions where RULES.md is silent are in ``docs/rules.md`` §7.
 """
 
 from __future__ import annotations
@@ -271,7 +271,7 @@ class SheddingGame:
     # ------------------------------------------------------------------ dealing
 
     def deal(self, seed: bytes, layout: Mapping[str, Any] | None = None) -> list[Event]:
-        """Start the next deal from ``seed`` (or an explicit ``layout``, see docs/rules-shedding.md).
+        """Start the next deal from ``seed`` (or an explicit ``layout``, see docs/rules.md §8.2).
 
         Raises InvalidLayout for a layout that is not a partition of the deck, IllegalMove when no
         deal is due.

@@ -1,4 +1,4 @@
-"""Abbott's Switch rule by rule, from explicit grids (RULES.md §4; decisions in docs/rules-abbott.md).
+"""Abbott's Switch rule by rule, from explicit grids (RULES.md §4; decisions in docs/rules.md §7.7).
 
 Layouts are written as {(row, col): code}; every other square is empty. FULL is the 6×6 grid holding
 the cards of an ordered deck row by row (AC AD AH AS 2C … at row 0), so square (r, c) holds card r*6+c.
@@ -397,7 +397,7 @@ def test_a_settled_tie_also_ends_the_hand() -> None:
 
 def test_hand_ends_when_no_piece_can_reach_a_card() -> None:
     """§4: no piece can reach any remaining card — only possible when every card left lies under
-    a completely blocked piece (docs/rules-abbott.md explains why)."""
+    a completely blocked piece (docs/rules.md §4.8 explains why)."""
     game = edit(
         new_game({(0, 0): "KD", (3, 5): "2C"}),
         pieces=[[1, 0], [0, 0], [0, 1], [3, 4]],

@@ -458,7 +458,7 @@ def test_take_two_jack_skip_house_option() -> None:
 
 
 def test_black_jack_pick_up_and_skip_pending_together() -> None:
-    """docs/rules-shedding.md: with a pick-up and a chained skip pending, the pick-up comes first;
+    """docs/rules.md §2.8: with a pick-up and a chained skip pending, the pick-up comes first;
     taking it serves the skip, answering it lifts the skip."""
     hands = [["7C", "2C", "8C", "KD"], ["2D", "5H", "6H"], ["3S", "4S", "5S"]]
     game = layout_game("black-jack", hands, "9C", STOCK)

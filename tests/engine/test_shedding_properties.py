@@ -37,7 +37,7 @@ EXTRA_POWERS = [
 @st.composite
 def house_rules(draw: st.DrawFn, must_not_be_lower: bool = False) -> dict[str, Any]:
     """Random option overrides. ``must_not_be_lower`` is only drawn when asked for: with it a deal
-    can cycle for a very long time (see docs/rules-shedding.md), so play-outs are bounded."""
+    can cycle for a very long time (see docs/rules.md §7.8), so play-outs are bounded."""
     choices: dict[str, st.SearchStrategy[Any]] = {
         "draw_rule": st.sampled_from(["one", "one_then_play", "until_playable", "two"]),
         "multi_card": st.sampled_from(["none", "same_rank", "runs", "same_rank_and_runs"]),
