@@ -1,6 +1,13 @@
-"""The domain errors of the match service, each with the stable ``code`` and status of API.md."""
+"""The domain errors of the match service, each with its stable ``code`` and HTTP status.
 
-from switchsite.problems import ServiceError
+The engines' own errors (a malformed or illegal action, bad options or layout, an unknown ruleset)
+are not re-declared here: :data:`ENGINE_PROBLEMS` gives each its status and code, and the exception
+handler answers them as it answers these.
+"""
+
+from games import catalog
+from games.engine import protocol
+from switchsite.problems import ServiceError, register_problem
 
 
 class UsernameTaken(ServiceError):
@@ -13,18 +20,6 @@ class RegistrationClosed(ServiceError):
 
 class InvalidCredentials(ServiceError):
     status, code = 400, "invalid_credentials"
-
-
-class InvalidRuleset(ServiceError):
-    status, code = 400, "invalid_ruleset"
-
-
-class InvalidOptions(ServiceError):
-    status, code = 400, "invalid_options"
-
-
-class InvalidLayout(ServiceError):
-    status, code = 400, "invalid_layout"
 
 
 class InvalidBots(ServiceError):
@@ -79,9 +74,16 @@ class StaleVersion(ServiceError):
     status, code = 409, "stale_version"
 
 
-class InvalidAction(ServiceError):
-    status, code = 400, "invalid_action"
+class MatchBusy(ServiceError):
+    status, code = 409, "match_busy"
 
 
-class IllegalMove(ServiceError):
-    status, code = 422, "illegal_move"
+ENGINE_PROBLEMS: dict[type[Exception], tuple[int, str]] = {
+    catalog.UnknownRuleset: (400, "invalid_ruleset"),
+    protocol.InvalidOptions: (400, "invalid_options"),
+    protocol.InvalidLayout: (400, "invalid_layout"),
+    protocol.InvalidAction: (400, "invalid_action"),
+    protocol.IllegalMove: (422, "illegal_move"),
+}
+for _error, (_status, _code) in ENGINE_PROBLEMS.items():
+    register_problem(_error, _status, _code)

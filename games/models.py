@@ -49,6 +49,8 @@ class Match(models.Model):
     version = models.PositiveIntegerField(default=0)
     deal_number = models.PositiveIntegerField(default=0)
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    # Whether a bot is to move: background work the sweep looks for if it shows no progress.
+    bot_to_move = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
     )
@@ -66,7 +68,19 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "ruleset"])]
+        indexes = [
+            models.Index(fields=["status", "ruleset"]),
+            models.Index(
+                fields=["updated_at"],
+                condition=models.Q(status="active", bot_to_move=True),
+                name="match_bot_to_move",
+            ),
+            models.Index(
+                fields=["turn_deadline"],
+                condition=models.Q(status="active"),
+                name="match_turn_deadline",
+            ),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(seat_count__gte=2), name="match_two_or_more_seats"

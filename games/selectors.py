@@ -8,17 +8,41 @@ public part. Once a match is over its whole log may be revealed.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 
 from games import catalog, errors
-from games.engine.protocol import Event
+from games.engine.protocol import Event, GameState
 from games.engine.rng import seed_commitment
 from games.models import FeedEvent, Match, MatchEvent, Player, Seat
 
 REVEALED_STATUSES = frozenset({Match.Status.FINISHED, Match.Status.ABANDONED})
+
+
+@dataclass
+class MatchInPlay:
+    """A match, its seats (in seat order, with their players) and its engine state, read together.
+
+    What every write of the pipeline starts from and every view is built from. ``read_version`` is
+    the match's version when it was read: a write succeeds only if the match is still there;
+    ``read_turn`` the engine's turn then, so the pipeline can tell when a new turn began.
+    """
+
+    match: Match
+    seats: list[Seat]
+    game: GameState
+    read_version: int
+    read_turn: tuple[int, int]
+
+    @property
+    def seat_to_move(self) -> Seat | None:
+        to_move = self.game.to_move
+        if self.match.status != Match.Status.ACTIVE or to_move is None:
+            return None
+        return self.seats[to_move]
 
 
 def match_get(*, match_id: int) -> Match:
@@ -28,7 +52,25 @@ def match_get(*, match_id: int) -> Match:
         raise errors.MatchNotFound(f"There is no match {match_id}.") from None
 
 
-def viewer_seat(*, match: Match, user: AbstractBaseUser, seats: Iterable[Seat]) -> int | None:
+def match_in_play(*, match_id: int) -> MatchInPlay:
+    """The match with its seats, players and loaded game, in one query."""
+    seats = list(
+        Seat.objects.filter(match_id=match_id)
+        .select_related("match__created_by", "player")
+        .order_by("index")
+    )
+    if not seats:
+        raise errors.MatchNotFound(f"There is no match {match_id}.")
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match  # one Match instance for all, so changes made through a seat are seen
+    game = catalog.load_game(match.game, match.state)
+    return MatchInPlay(
+        match=match, seats=seats, game=game, read_version=match.version, read_turn=game.turn_id
+    )
+
+
+def viewer_seat(*, seats: Iterable[Seat], user: AbstractBaseUser) -> int | None:
     """The seat the user plays in this match, or None for a spectator."""
     return next(
         (s.index for s in seats if s.player_id == user.pk and not s.resigned),
@@ -47,10 +89,10 @@ def match_list(
     return matches
 
 
-def match_view(*, match: Match, user: AbstractBaseUser) -> dict[str, Any]:
-    """The match as ``user`` may see it: the engine's view for their seat, plus the service's fields."""
-    seats = list(match.seats.select_related("player").order_by("index"))
-    seat = viewer_seat(match=match, user=user, seats=seats)
+def match_view(*, play: MatchInPlay, seat: int | None) -> dict[str, Any]:
+    """The match as ``seat`` (``None``: a spectator) may see it: the engine's view for that seat,
+    plus the service's fields. Built from what is held, without reading anything."""
+    match, game = play.match, play.game
     view: dict[str, Any] = {
         "id": match.pk,
         "ruleset": match.ruleset,
@@ -72,7 +114,7 @@ def match_view(*, match: Match, user: AbstractBaseUser) -> dict[str, Any]:
     }
     engine_seats: list[dict[str, Any]] = []
     if match.status != Match.Status.WAITING:
-        engine_view = catalog.load_game(match.game, match.state).view(seat)
+        engine_view = game.view(seat)
         if match.status != Match.Status.ACTIVE:
             engine_view["legal_moves"] = []
         engine_seats = engine_view.pop("seats", [])
@@ -91,17 +133,22 @@ def match_view(*, match: Match, user: AbstractBaseUser) -> dict[str, Any]:
             "bot": s.bot_strategy or None,
             "resigned": s.resigned,
         }
-        for s in seats
+        for s in play.seats
     ]
     return view
+
+
+def match_view_for(*, match_id: int, user: AbstractBaseUser) -> dict[str, Any]:
+    """The match as ``user`` may see it now (one query)."""
+    play = match_in_play(match_id=match_id)
+    return match_view(play=play, seat=viewer_seat(seats=play.seats, user=user))
 
 
 def match_events(
     *, match: Match, user: AbstractBaseUser, after: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
     """Events with ``seq > after`` as the user may see them, oldest first, and how many there are."""
-    seats = list(match.seats.all())
-    seat = viewer_seat(match=match, user=user, seats=seats)
+    seat = viewer_seat(seats=match.seats.all(), user=user)
     reveal_all = match.status in REVEALED_STATUSES
     pending = MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")
     count = pending.count()

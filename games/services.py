@@ -1,22 +1,32 @@
 """Every write of the match service.
 
-Each public function is one transaction that locks the match row (``select_for_update``), asks the
-engine, and writes the new state and its events together — or raises a :class:`ServiceError` and
-writes nothing. Follow-up work (a bot's turn, a turn clock) is enqueued only after commit.
+Every way a match changes — a human's move, a bot's move, a turn clock's default, a resignation, a
+seat taken or freed, the first deal — goes through one pipeline, :func:`_advance`: it reveals the
+seeds of finished deals, deals on, finishes the match, restarts the turn clock, writes the new state
+and events, fills the players' feeds and, after commit, hands the next turn to whoever plays it.
+
+Writes are optimistic: a match is read without a lock (:func:`selectors.match_in_play`), the
+change is worked out in memory, and the write is one ``UPDATE … WHERE version = <read version>``
+that takes the row lock for the rest of a short transaction. If someone else changed the match in
+between, the update finds no row, the transaction is rolled back and the whole operation is tried
+again from a fresh read (:func:`_retrying`), so nothing waits on a lock while a bot thinks. A
+refused action raises a :class:`ServiceError` (or an engine error) and writes nothing.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Case, F, Subquery, Value, When
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -24,6 +34,8 @@ from games import bots, catalog, errors, signals
 from games.engine import protocol
 from games.engine.rng import seed_commitment
 from games.models import FeedEvent, Match, MatchEvent, Player, Seat
+from games.selectors import MatchInPlay, match_in_play, match_view
+from switchsite.tasks import publish_after_commit
 
 # Events that close a deal (shedding) or a hand (Abbott): the deal's secret seed is revealed in them.
 DEAL_END_EVENTS = frozenset({"deal_end", "hand_end"})
@@ -34,16 +46,49 @@ STRIKES_BEFORE_TAKEOVER = 3
 # A bound on the default actions a timed-out turn takes (a turn needs a few: draw, play, end turn;
 # a queen covered by queens one more each), so that an engine bug cannot hang a worker.
 MAX_TIMEOUT_ACTIONS = 20
+# How often an operation is tried again when the match changed under it before it gives up with
+# 409 ``match_busy`` (only a match changed many times a second by others gets there).
+WRITE_ATTEMPTS = 5
+
+Result = TypeVar("Result")
+
+
+class _MatchChanged(Exception):
+    """The match's version moved between the read and the write: start again from a fresh read."""
 
 
 @dataclass(frozen=True)
+class FeedEntry:
+    """One entry for a player's own feed."""
+
+    user_id: int
+    type: str
+    match_id: int | None
+    data: dict[str, Any]
+
+
+@dataclass
 class MoveResult:
-    match: Match
+    """What a move request did: the events it produced and the match as it left it."""
+
+    play: MatchInPlay
     seat: int
     events: list[MatchEvent]
 
 
-# --- players ---------------------------------------------------------------------------------
+@dataclass
+class _Change:
+    """What an operation does to a match, besides what the engine did: seats it changed and feed
+    entries it adds (``your_turn`` and ``match_end`` are added by the pipeline itself)."""
+
+    seats: dict[int, list[str]] = field(default_factory=dict)  # seat index → changed fields
+    feed: list[FeedEntry] = field(default_factory=list)
+
+    def seat_changed(self, seat: Seat, *fields: str) -> None:
+        self.seats.setdefault(seat.index, []).extend(fields)
+
+
+# --- players -------------------------------------------------------------------------------------
 
 
 def player_register(*, username: str, password: str) -> tuple[AbstractBaseUser, str]:
@@ -81,20 +126,42 @@ def player_profile(*, user: AbstractBaseUser) -> Player:
 def player_notify(
     *, user_id: int, event_type: str, match: Match | None, data: dict[str, Any]
 ) -> None:
-    """Append to a player's own feed (``your_turn``, ``match_started``, ``round_seated``, …)."""
-    player, _ = Player.objects.select_for_update().get_or_create(user_id=user_id)
-    player.feed_seq += 1
-    player.save(update_fields=["feed_seq"])
-    FeedEvent.objects.create(
-        player=player,
-        seq=player.feed_seq,
-        type=event_type,
-        match=match,
-        data={"match": match.pk if match else None, **data},
+    """Append one entry to a player's own feed (``round_seated``, …)."""
+    feed_append([FeedEntry(user_id, event_type, match.pk if match else None, data)])
+
+
+def feed_append(entries: Sequence[FeedEntry]) -> None:
+    """Append entries to players' feeds, numbered per player, in two statements however many.
+
+    Each player's counter is raised first, which locks their row until commit, so concurrent
+    writers of one feed queue and its numbers have no gaps and never commit out of order. Every
+    player must have a game profile (:func:`player_profile`).
+    """
+    if not entries:
+        return
+    per_player = Counter(entry.user_id for entry in entries)
+    Player.objects.filter(user_id__in=per_player).update(
+        feed_seq=F("feed_seq")
+        + Case(*(When(user_id=user, then=Value(n)) for user, n in per_player.items()))
     )
+    remaining = dict(per_player)
+    rows = []
+    for entry in entries:
+        remaining[entry.user_id] -= 1
+        player = Player.objects.filter(user_id=entry.user_id)
+        rows.append(
+            FeedEvent(
+                player_id=Subquery(player.values("pk")[:1]),
+                seq=Subquery(player.values("feed_seq")[:1]) - Value(remaining[entry.user_id]),
+                type=entry.type,
+                match_id=entry.match_id,
+                data={"match": entry.match_id, **entry.data},
+            )
+        )
+    FeedEvent.objects.bulk_create(rows)
 
 
-# --- matches ---------------------------------------------------------------------------------
+# --- matches -------------------------------------------------------------------------------------
 
 
 def match_create(
@@ -116,28 +183,19 @@ def match_create(
     The creator takes seat 0 unless ``players`` says who sits where (``None`` for a seat left to a
     bot or to someone who joins later) — as tournaments seat their tables.
     """
-    try:
-        info = catalog.find_ruleset(ruleset)
-    except catalog.UnknownRuleset as error:
-        raise errors.InvalidRuleset(str(error)) from None
-    try:
-        game = catalog.new_game(ruleset, seats, options, deals=deals, target=target)
-    except protocol.InvalidOptions as error:
-        raise errors.InvalidOptions(str(error)) from None
+    info = catalog.find_ruleset(ruleset)
+    game = catalog.new_game(ruleset, seats, options, deals=deals, target=target)
     if players is None:
         players = [creator, *[None] * (seats - 1)]
     if len(players) != seats:
-        raise errors.InvalidOptions(f"{len(players)} players given for {seats} seats")
+        raise protocol.InvalidOptions(f"{len(players)} players given for {seats} seats")
     bot_seats = _validated_bots(bots_wanted, seated=players, game=info.game)
     if layout is not None:
         if not creator.is_staff:
             raise errors.LayoutForbidden("Only staff may fix a layout.")
-        try:
-            game.copy().deal(secrets.token_bytes(32), layout)
-        except protocol.InvalidLayout as error:
-            raise errors.InvalidLayout(str(error)) from None
+        game.copy().deal(secrets.token_bytes(32), layout)  # raises InvalidLayout
     if on_resign not in RESIGN_POLICIES:
-        raise errors.InvalidOptions(f"on_resign must be one of {', '.join(RESIGN_POLICIES)}")
+        raise protocol.InvalidOptions(f"on_resign must be one of {', '.join(RESIGN_POLICIES)}")
 
     with transaction.atomic():
         for user in {p.pk: p for p in players if p is not None}.values():
@@ -185,15 +243,17 @@ def _validated_bots(
     return chosen
 
 
-def match_join(*, match_id: int, user: AbstractBaseUser, seat: int | None = None) -> Match:
-    with transaction.atomic():
-        match = _locked_match(match_id)
-        if match.status != Match.Status.WAITING:
+def match_join(*, match_id: int, user: AbstractBaseUser, seat: int | None = None) -> MatchInPlay:
+    """Take a free seat (the first, or the one asked for) of a match that has not started."""
+    player_profile(user=user)
+
+    def join() -> MatchInPlay:
+        play = match_in_play(match_id=match_id)
+        if play.match.status != Match.Status.WAITING:
             raise errors.MatchStarted("The match has already started.")
-        seats = list(match.seats.all())
-        if any(s.player_id == user.pk for s in seats):
+        if any(s.player_id == user.pk for s in play.seats):
             raise errors.AlreadySeated("You already have a seat in this match.")
-        free = [s for s in seats if s.player_id is None and not s.is_bot]
+        free = [s for s in play.seats if s.player_id is None and not s.is_bot]
         if not free:
             raise errors.MatchFull("Every seat of this match is taken.")
         if seat is None:
@@ -201,42 +261,45 @@ def match_join(*, match_id: int, user: AbstractBaseUser, seat: int | None = None
         else:
             chosen = next((s for s in free if s.index == seat), None)
             if chosen is None:
-                if not 0 <= seat < match.seat_count:
-                    raise errors.InvalidAction(f"seat must be between 0 and {match.seat_count - 1}")
+                if not 0 <= seat < play.match.seat_count:
+                    raise protocol.InvalidAction(
+                        f"seat must be between 0 and {play.match.seat_count - 1}"
+                    )
                 raise errors.SeatTaken(f"Seat {seat} is taken.")
-        player_profile(user=user)
+        change = _Change()
         chosen.player = user
-        chosen.save(update_fields=["player"])
-    return match
+        change.seat_changed(chosen, "player")
+        _advance(play, [], change)
+        return play
+
+    return _retrying(join)
 
 
-def match_start(*, match_id: int, user: AbstractBaseUser) -> Match:
+def match_start(*, match_id: int, user: AbstractBaseUser) -> MatchInPlay:
     """Deal the first hand. Only the creator or staff may start, once every seat is filled."""
-    with transaction.atomic():
-        match = _locked_match(match_id)
+
+    def start() -> MatchInPlay:
+        play = match_in_play(match_id=match_id)
+        match = play.match
         if match.created_by_id != user.pk and not user.is_staff:
             raise errors.NotMatchCreator("Only the match's creator (or staff) may start it.")
         if match.status != Match.Status.WAITING:
             raise errors.MatchStarted("The match has already started.")
-        seats = list(match.seats.all())
-        empty = [s.index for s in seats if s.player_id is None and not s.is_bot]
+        empty = [s.index for s in play.seats if s.player_id is None and not s.is_bot]
         if empty:
             raise errors.SeatsEmpty(f"Seats {empty} are still empty.")
-        game = catalog.load_game(match.game, match.state)
         match.status = Match.Status.ACTIVE
-        events = _deal(match, game, layout=match.layout)
-        _commit(match, game, events, seats=seats, previous_turn=None)
-        for seat in seats:
-            if seat.player_id is not None:
-                player_notify(
-                    user_id=seat.player_id,
-                    event_type="match_started",
-                    match=match,
-                    data={"seat": seat.index},
-                )
-        _notify_turn(match, game, seats, previous_turn=None)
-        _schedule_followups(match, game, seats)
-    return match
+        change = _Change(
+            feed=[
+                FeedEntry(s.player_id, "match_started", match.pk, {"seat": s.index})
+                for s in play.seats
+                if s.player_id is not None
+            ]
+        )
+        _advance(play, _deal(match, play.game, layout=match.layout), change)
+        return play
+
+    return _retrying(start)
 
 
 def move_apply(
@@ -247,141 +310,154 @@ def move_apply(
     expected_version: int | None = None,
 ) -> MoveResult:
     """Apply one action of the user's seat. A refused action raises and writes nothing."""
-    with transaction.atomic():
-        match = _locked_match(match_id)
-        seats = list(match.seats.all())
-        seat = _own_seat(seats, user)
-        if match.status != Match.Status.ACTIVE:
-            raise errors.MatchNotActive(f"The match is {match.status}.")
-        if expected_version is not None and expected_version != match.version:
+
+    def move() -> MoveResult:
+        play = match_in_play(match_id=match_id)
+        seat = _own_seat(play.seats, user)
+        if play.match.status != Match.Status.ACTIVE:
+            raise errors.MatchNotActive(f"The match is {play.match.status}.")
+        if expected_version is not None and expected_version != play.read_version:
             raise errors.StaleVersion(
-                f"expected_version is {expected_version} but the match is at version {match.version}."
+                f"expected_version is {expected_version} but the match is at version "
+                f"{play.read_version}."
             )
-        game = catalog.load_game(match.game, match.state)
-        if game.to_move != seat.index:
-            raise errors.NotYourTurn(f"It is seat {game.to_move}'s turn, not yours.")
-        turn = game.turn_id
-        events = _engine_apply(game, action)
-        records = _commit(match, game, events, seats=seats, previous_turn=turn)
-        _notify_turn(match, game, seats, previous_turn=turn)
-        _schedule_followups(match, game, seats)
-    return MoveResult(match=match, seat=seat.index, events=records)
+        if play.game.to_move != seat.index:
+            raise errors.NotYourTurn(f"It is seat {play.game.to_move}'s turn, not yours.")
+        records = _advance(play, play.game.apply(action))
+        return MoveResult(play=play, seat=seat.index, events=records)
+
+    return _retrying(move)
 
 
-def bot_turn_apply(*, match_id: int, expected_version: int) -> bool:
-    """Play the bot seat to move, if the match is still at ``expected_version``.
+def bot_turns_play(*, match_id: int, limit: int | None = None) -> tuple[int, bool]:
+    """Play the bot seats to move, one move per short transaction, up to ``limit`` moves.
 
-    Returns False (and writes nothing) when the work is already done or no longer wanted — a task
-    delivered twice, or for a version the match has moved past.
+    A bot chooses from an unlocked read and its move is written only if the match has not changed
+    meanwhile; if it has, the match is read again and the bot to move (if any) chooses again. So a
+    task delivered twice, late or for a match someone else moved on does no harm. Returns the moves
+    played and whether a bot is still to move (the caller hands that on).
     """
-    with transaction.atomic():
-        match = _locked_match(match_id)
-        if match.status != Match.Status.ACTIVE or match.version != expected_version:
-            return False
-        game = catalog.load_game(match.game, match.state)
-        seats = list(match.seats.all())
-        seat = seats[game.to_move] if game.to_move is not None else None
-        if seat is None or not seat.is_bot:
-            return False
+    played = 0
+    play = match_in_play(match_id=match_id)
+    while (seat := play.seat_to_move) is not None and seat.is_bot:
+        if limit is not None and played >= limit:
+            return played, True
+        match = play.match
         action = bots.choose_action(
             seat.bot_strategy,
             game=match.game,
-            view=game.view(seat.index),
+            view=play.game.view(seat.index),
             table=bots.Table(match.ruleset, match.seat_count, seat.index, match.options),
             seed=f"{match.pk}:{match.version}",
         )
-        turn = game.turn_id
-        events = _engine_apply(game, action)
-        _commit(match, game, events, seats=seats, previous_turn=turn)
-        _notify_turn(match, game, seats, previous_turn=turn)
-        _schedule_followups(match, game, seats, from_bot_task=True)
-    return True
+        try:
+            with transaction.atomic():
+                _advance(play, play.game.apply(action), continue_bots=False)
+        except _MatchChanged:
+            play = match_in_play(match_id=match_id)
+            continue
+        played += 1
+    return played, False
 
 
-def turn_timeout_apply(*, match_id: int, deadline: datetime) -> bool:
+def turn_timeout_apply(*, match_id: int) -> bool:
     """The turn clock ran out: play the default action for the seat to move and count a strike.
 
     After ``STRIKES_BEFORE_TAKEOVER`` strikes in a match a bot takes the seat for the rest of it.
-    Returns False (writing nothing) unless the match is still waiting on this very ``deadline`` and
-    it has passed — so duplicate and late deliveries are harmless.
+    Returns False (writing nothing) unless the match's clock has really run out now — so duplicate
+    and late deliveries are harmless.
     """
-    with transaction.atomic():
-        match = _locked_match(match_id)
-        if (
-            match.status != Match.Status.ACTIVE
-            or match.turn_deadline != deadline
-            or timezone.now() < deadline
-        ):
+
+    def timeout() -> bool:
+        play = match_in_play(match_id=match_id)
+        match, game = play.match, play.game
+        deadline = match.turn_deadline
+        if match.status != Match.Status.ACTIVE or deadline is None or timezone.now() < deadline:
             return False
-        game = catalog.load_game(match.game, match.state)
-        seats = list(match.seats.all())
-        seat = seats[game.to_move]
+        seat = play.seats[game.to_move]
         seat.strikes += 1
+        change = _Change()
+        change.seat_changed(seat, "strikes")
         events = [protocol.Event("timeout", seat.index, {"strikes": seat.strikes})]
         # The turn's time is up, so its default actions run to its end: after a draw that may be
         # followed by a play, say, the turn is ended too rather than left with a spent clock.
         turn = game.turn_id
         for _ in range(MAX_TIMEOUT_ACTIONS):
-            events += _engine_apply(game, game.default_action())
+            events += game.apply(game.default_action())
             if game.turn_id != turn:
                 break
         if seat.strikes >= STRIKES_BEFORE_TAKEOVER and not seat.is_bot:
             seat.bot_strategy = REPLACEMENT_BOT
+            change.seat_changed(seat, "bot_strategy")
             events.append(protocol.Event("bot_takeover", seat.index, {"strategy": REPLACEMENT_BOT}))
-        seat.save(update_fields=["strikes", "bot_strategy"])
-        _commit(match, game, events, seats=seats, previous_turn=turn)
-        _notify_turn(match, game, seats, previous_turn=turn)
-        _schedule_followups(match, game, seats)
-    return True
+        _advance(play, events, change)
+        return True
+
+    return _retrying(timeout)
 
 
-def overdue_turns() -> list[tuple[int, datetime]]:
-    """(match id, deadline) of every active match whose turn clock has run out."""
-    return list(
-        Match.objects.filter(
-            status=Match.Status.ACTIVE, turn_deadline__lte=timezone.now()
-        ).values_list("pk", "turn_deadline")
-    )
+def match_resign(*, match_id: int, user: AbstractBaseUser) -> MatchInPlay:
+    """The user leaves: before the start the seat is freed; after it a bot takes the seat, or
+    (``on_resign = forfeit``, or nobody left to play) the match is abandoned."""
 
-
-def match_resign(*, match_id: int, user: AbstractBaseUser) -> Match:
-    """The user leaves: a bot takes the seat, or (``on_resign = forfeit``) the match is abandoned."""
-    with transaction.atomic():
-        match = _locked_match(match_id)
-        seats = list(match.seats.all())
-        seat = _own_seat(seats, user)
+    def resign() -> MatchInPlay:
+        play = match_in_play(match_id=match_id)
+        match = play.match
+        seat = _own_seat(play.seats, user)
+        change = _Change()
         if match.status == Match.Status.WAITING:
             seat.player = None
-            seat.save(update_fields=["player"])
-            return match
+            change.seat_changed(seat, "player")
+            _advance(play, [], change)
+            return play
         if match.status != Match.Status.ACTIVE:
             raise errors.MatchNotActive(f"The match is {match.status}.")
-        game = catalog.load_game(match.game, match.state)
         seat.resigned = True
+        change.seat_changed(seat, "resigned")
         if match.on_resign == "bot":
             seat.bot_strategy = REPLACEMENT_BOT
+            change.seat_changed(seat, "bot_strategy")
         events = [protocol.Event("resign", seat.index, {"replaced_by": seat.bot_strategy or None})]
-        seat.save(update_fields=["resigned", "bot_strategy"])
-        if match.on_resign == "forfeit" or all(s.resigned or s.is_bot for s in seats):
+        if match.on_resign == "forfeit" or all(s.resigned or s.is_bot for s in play.seats):
             match.status = Match.Status.ABANDONED
             match.finished_at = timezone.now()
-            match.result = {"abandoned": True, "resigned": [s.index for s in seats if s.resigned]}
-            _announce_finish(match.pk)
-        _commit(match, game, events, seats=seats, previous_turn=game.turn_id)
-        if match.status == Match.Status.ABANDONED:
-            _notify_match_end(match, seats, {"abandoned": True})
-        _schedule_followups(match, game, seats)
-    return match
+            match.result = {
+                "abandoned": True,
+                "resigned": [s.index for s in play.seats if s.resigned],
+            }
+        _advance(play, events, change)
+        return play
+
+    return _retrying(resign)
 
 
-# --- internals -------------------------------------------------------------------------------
+def stalled_matches(*, quiet_for: timedelta) -> list[tuple[str, int, int]]:
+    """(what is due, match id, version) of every active match whose next step is background work
+    that shows no progress: a bot to move for ``quiet_for``, or a turn clock that has run out.
+    Finding them again is what makes a lost task (a dead worker, a broker that was down, a publish
+    that failed) harmless."""
+    now = timezone.now()
+    active = Match.objects.filter(status=Match.Status.ACTIVE)
+    bots_due = active.filter(bot_to_move=True, updated_at__lte=now - quiet_for)
+    clocks_due = active.filter(turn_deadline__lte=now)
+    return [
+        *(("bot_to_move", pk, v) for pk, v in bots_due.values_list("pk", "version")),
+        *(("clock_overdue", pk, v) for pk, v in clocks_due.values_list("pk", "version")),
+    ]
 
 
-def _locked_match(match_id: int) -> Match:
-    try:
-        return Match.objects.select_for_update().get(pk=match_id)
-    except Match.DoesNotExist:
-        raise errors.MatchNotFound(f"There is no match {match_id}.") from None
+# --- the pipeline --------------------------------------------------------------------------------
+
+
+def _retrying(operation: Callable[[], Result]) -> Result:
+    """Run ``operation`` in a transaction, again from the start while the match changes under it."""
+    for _ in range(WRITE_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return operation()
+        except _MatchChanged:
+            continue
+    raise errors.MatchBusy("The match is changing too fast; try again.", retry_after=1)
 
 
 def _own_seat(seats: Sequence[Seat], user: AbstractBaseUser) -> Seat:
@@ -389,15 +465,6 @@ def _own_seat(seats: Sequence[Seat], user: AbstractBaseUser) -> Seat:
     if seat is None:
         raise errors.NotSeated("You have no seat in this match.")
     return seat
-
-
-def _engine_apply(game: protocol.GameState, action: Mapping[str, Any]) -> list[protocol.Event]:
-    try:
-        return game.apply(action)
-    except protocol.InvalidAction as error:
-        raise errors.InvalidAction(str(error)) from None
-    except protocol.IllegalMove as error:
-        raise errors.IllegalMove(error.reason) from None
 
 
 def _deal(
@@ -414,32 +481,46 @@ def _deal(
     ]
 
 
-def _commit(
-    match: Match,
-    game: protocol.GameState,
+def _advance(
+    play: MatchInPlay,
     events: Iterable[protocol.Event],
+    change: _Change | None = None,
     *,
-    seats: Sequence[Seat],
-    previous_turn: tuple[int, int] | None,
+    continue_bots: bool = True,
 ) -> list[MatchEvent]:
-    """Write the engine's new state and its events, dealing on and finishing as the engine says."""
+    """Record what happened to a match and carry it on; must run inside a transaction.
+
+    Reveals the seed of a deal that ended, deals the next one, finishes the match when the engine
+    says it is over, restarts the turn clock when a new turn began, writes the state (only if the
+    match is still at the version it was read at, else :class:`_MatchChanged`), the changed seats
+    and the events, puts ``your_turn`` and ``match_end`` in the players' feeds, and after commit
+    hands a bot's turn to a worker (unless ``continue_bots`` is false: the caller is that worker)
+    and tells whoever waits on a match's end. Returns the event records written.
+    """
+    match, game, seats = play.match, play.game, play.seats
+    change = change or _Change()
     events = [e.with_data(seed=match.deal_seed) if e.type in DEAL_END_EVENTS else e for e in events]
     if match.status == Match.Status.ACTIVE and game.needs_deal and not game.is_over:
         events += _deal(match, game)
     if match.status == Match.Status.ACTIVE and game.is_over:
+        outcome = game.outcome()
+        assert outcome is not None  # the engine's promise once it is over
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
-        match.result = game.outcome().to_json()
-        _announce_finish(match.pk)
-        _notify_match_end(match, seats, {"result": match.result})
-    match.version += 1
-    match.state = game.to_dict()
+        match.result = outcome.to_json()
+    ended = match.status in (Match.Status.FINISHED, Match.Status.ABANDONED)
+    turn = game.turn_id if match.status == Match.Status.ACTIVE else None
+    new_turn = turn is not None and game.to_move is not None and turn != play.read_turn
     if match.status == Match.Status.ACTIVE and match.turn_seconds and game.to_move is not None:
-        if game.turn_id != previous_turn or match.turn_deadline is None:
+        if new_turn or match.turn_deadline is None:
             match.turn_deadline = timezone.now() + timedelta(seconds=match.turn_seconds)
-            _start_turn_clock(match.pk, match.turn_deadline)
     else:
         match.turn_deadline = None
+    mover = play.seat_to_move
+    match.bot_to_move = mover is not None and mover.is_bot
+    match.version = play.read_version + 1
+    match.state = game.to_dict()
+    match.updated_at = timezone.now()
     records = []
     for event in events:
         match.last_event_seq += 1
@@ -453,57 +534,59 @@ def _commit(
                 private=event.private,
             )
         )
+    written = Match.objects.filter(pk=match.pk, version=play.read_version).update(
+        **{name: getattr(match, name) for name in _MATCH_FIELDS_ADVANCED}
+    )
+    if not written:
+        raise _MatchChanged
+    for index, fields in change.seats.items():
+        seat = seats[index]
+        Seat.objects.filter(pk=seat.pk).update(**{name: getattr(seat, name) for name in fields})
     MatchEvent.objects.bulk_create(records)
-    match.save()
+    play.read_version, play.read_turn = match.version, game.turn_id
+    feed = list(change.feed)
+    if new_turn and mover is not None and mover.player_id is not None and not mover.resigned:
+        view = match_view(play=play, seat=mover.index)
+        feed.append(
+            FeedEntry(
+                mover.player_id,
+                "your_turn",
+                match.pk,
+                {"seat": mover.index, "version": match.version, "view": view},
+            )
+        )
+    if ended:
+        end = (
+            {"result": match.result}
+            if match.status == Match.Status.FINISHED
+            else {"abandoned": True}
+        )
+        feed += [
+            FeedEntry(s.player_id, "match_end", match.pk, end)
+            for s in seats
+            if s.player_id is not None and not s.resigned
+        ]
+        match_id = match.pk
+        transaction.on_commit(lambda: signals.match_finished.send(sender=Match, match_id=match_id))
+    feed_append(feed)
+    if continue_bots and match.bot_to_move:
+        from games import tasks  # tasks import this module
+
+        publish_after_commit(tasks.play_bot_turns, match.pk)
     return records
 
 
-def _announce_finish(match_id: int) -> None:
-    """Tell whoever listens (tournaments score their tables) once the match's end is committed."""
-    transaction.on_commit(lambda: signals.match_finished.send(sender=Match, match_id=match_id))
-
-
-def _notify_match_end(match: Match, seats: Sequence[Seat], data: dict[str, Any]) -> None:
-    """Put ``match_end`` in the feed of every player still seated."""
-    for seat in seats:
-        if seat.player_id is not None and not seat.resigned:
-            player_notify(user_id=seat.player_id, event_type="match_end", match=match, data=data)
-
-
-def _start_turn_clock(match_id: int, deadline: datetime) -> None:
-    from games import tasks  # tasks import this module
-
-    transaction.on_commit(lambda: tasks.schedule_turn_clock(match_id, deadline))
-
-
-def _notify_turn(
-    match: Match,
-    game: protocol.GameState,
-    seats: Sequence[Seat],
-    *,
-    previous_turn: tuple[int, int] | None,
-) -> None:
-    to_move = game.to_move
-    if match.status != Match.Status.ACTIVE or to_move is None or game.turn_id == previous_turn:
-        return
-    seat = seats[to_move]
-    if seat.player_id is not None and not seat.resigned:
-        player_notify(
-            user_id=seat.player_id,
-            event_type="your_turn",
-            match=match,
-            data={"seat": to_move, "version": match.version},
-        )
-
-
-def _schedule_followups(
-    match: Match, game: protocol.GameState, seats: Sequence[Seat], *, from_bot_task: bool = False
-) -> None:
-    """After commit, hand a bot's turn to a worker (unless a bot task is already playing on)."""
-    from games import tasks  # tasks import this module
-
-    if match.status != Match.Status.ACTIVE or game.to_move is None:
-        return
-    match_id, version = match.pk, match.version
-    if seats[game.to_move].is_bot and not from_bot_task:
-        transaction.on_commit(lambda: tasks.play_bot_turns.delay(match_id, version))
+# The match fields the pipeline may change (the conditional update writes exactly these).
+_MATCH_FIELDS_ADVANCED = (
+    "status",
+    "version",
+    "deal_number",
+    "deal_seed",
+    "state",
+    "turn_deadline",
+    "bot_to_move",
+    "last_event_seq",
+    "result",
+    "finished_at",
+    "updated_at",
+)

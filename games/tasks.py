@@ -1,74 +1,67 @@
-"""Celery tasks: thin wrappers around services, safe to run twice."""
+"""Celery tasks: thin wrappers around services, taking ids, re-reading the match, safe to run twice.
+
+No task trusts the state it was enqueued with: each reads the match as it is now, and does nothing
+when the work is already done. That is what lets the sweep publish the same work again whenever it
+looks stalled — after a dead worker, a lost message or a failed publish.
+"""
 
 from __future__ import annotations
 
-import threading
-from datetime import datetime
+from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.core.cache import cache
 from django.db import OperationalError
-from django.utils import timezone
 
 from games import errors, services
+from switchsite.tasks import publish
 
 # A long run of bot seats (an all-bot table) is played in slices so one task never hogs a worker.
-BOT_MOVES_PER_TASK = 50
+BOT_MOVES_PER_TASK = 10
+RETRYING = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retries": 5}
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def play_bot_turns(match_id: int, version: int) -> int:
-    """Play bot seats in turn while one is to move; does nothing if the match moved past ``version``.
+@shared_task(**RETRYING)
+def play_bot_turns(match_id: int) -> int:
+    """Play bot seats while one is to move (a slice of moves, then the rest as a new task).
 
-    Returns the number of moves played.
+    Returns the number of moves played: 0 when no bot is to move (the work was done already).
     """
-    # In-process (no broker) there is no worker to hog, and re-enqueueing would nest calls.
+    # In-process (no broker) there is no worker to hog, and re-publishing would nest calls.
     limit = None if settings.CELERY_TASK_ALWAYS_EAGER else BOT_MOVES_PER_TASK
-    played = 0
-    while limit is None or played < limit:
-        try:
-            moved = services.bot_turn_apply(match_id=match_id, expected_version=version + played)
-        except errors.MatchNotFound:
-            return played  # deleted since: nothing left to do
-        if not moved:
-            return played
-        played += 1
-    play_bot_turns.delay(match_id, version + played)
+    try:
+        played, more = services.bot_turns_play(match_id=match_id, limit=limit)
+    except errors.MatchNotFound:
+        return 0  # deleted since: nothing left to do
+    if more:
+        publish(play_bot_turns, match_id)
     return played
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def enforce_turn_clock(match_id: int, deadline: str) -> bool:
-    """Apply the default action if the match still waits on the turn that ends at ``deadline``."""
+@shared_task(**RETRYING)
+def enforce_turn_clock(match_id: int) -> bool:
+    """Apply the default action if the match's turn clock has run out (re-read, not trusted)."""
     try:
-        return services.turn_timeout_apply(
-            match_id=match_id, deadline=datetime.fromisoformat(deadline)
-        )
+        return services.turn_timeout_apply(match_id=match_id)
     except errors.MatchNotFound:
         return False  # deleted since: nothing left to do
 
 
-@shared_task(acks_late=True)
-def enforce_overdue_turns() -> int:
-    """Catch every clock that ran out but was not enforced (a lost task, a restarted process).
+@shared_task
+def sweep_stalled_matches() -> int:
+    """Publish again the background work of every match that shows no progress: a bot to move, a
+    turn clock run out. Run every few seconds by ``celery beat`` (or in-process without a broker).
 
-    Run periodically by ``celery beat`` (see ``CELERY_BEAT_SCHEDULE``); returns how many it enforced.
+    Returns how many tasks were published.
     """
-    return sum(
-        services.turn_timeout_apply(match_id=match_id, deadline=deadline)
-        for match_id, deadline in services.overdue_turns()
-    )
-
-
-def schedule_turn_clock(match_id: int, deadline: datetime) -> None:
-    """Enforce the clock when it runs out: a task due at ``deadline`` on a worker, or — with no
-    broker, where tasks run in-process and would ignore the delay — a timer in this process."""
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        delay = max(0.0, (deadline - timezone.now()).total_seconds())
-        timer = threading.Timer(
-            delay, enforce_turn_clock.delay, args=(match_id, deadline.isoformat())
-        )
-        timer.daemon = True
-        timer.start()
-    else:
-        enforce_turn_clock.apply_async((match_id, deadline.isoformat()), eta=deadline)
+    due = {"bot_to_move": play_bot_turns, "clock_overdue": enforce_turn_clock}
+    quiet = timedelta(seconds=settings.SWEEP_STALL_SECONDS)
+    published = 0
+    for kind, match_id, version in services.stalled_matches(quiet_for=quiet):
+        # Once per match and version: a match still stuck at that version is published again
+        # after SWEEP_STALL_SECONDS; one that moved on gets a new version and is seen afresh.
+        key = f"swept:{kind}:{match_id}:{version}"
+        if cache.add(key, True, timeout=settings.SWEEP_STALL_SECONDS):
+            published += publish(due[kind], match_id)
+    return published

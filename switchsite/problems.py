@@ -12,11 +12,16 @@ from http import HTTPStatus
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+# A lost or refused database connection (a restart, a failover, a lock wait that timed out) is a
+# temporary fault of the service, not of the request: 503 with Retry-After, never 500.
+DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
+DATABASE_RETRY_AFTER = 2
 
 
 class ServiceError(Exception):
@@ -41,6 +46,26 @@ class IdempotencyKeyReused(ServiceError):
 
 class InvalidHeader(ServiceError):
     status, code = 400, "invalid_header"
+
+
+# Errors of libraries that know nothing of HTTP (the rules engines), with the status and code the
+# API answers them with; registered by the app that uses them (see games.errors).
+_REGISTERED: dict[type[Exception], tuple[int, str]] = {}
+
+
+def register_problem(error: type[Exception], status: int, code: str) -> None:
+    """Answer ``error`` (and its subclasses) with ``status`` and ``code``; its message is the detail."""
+    _REGISTERED[error] = (status, code)
+
+
+def problem_classes() -> tuple[type[Exception], ...]:
+    """Every error that is the caller's doing and has a problem document, for code that shows
+    such errors some other way (the admin's forms): ``except problem_classes() as error``."""
+    return (ServiceError, *_REGISTERED)
+
+
+def _registered(error: Exception) -> tuple[int, str] | None:
+    return next((_REGISTERED[k] for k in type(error).__mro__ if k in _REGISTERED), None)
 
 
 def problem_type(code: str) -> str:
@@ -81,18 +106,32 @@ def problem_response(
     return response
 
 
+def database_unavailable() -> Response:
+    """503 while the database cannot be reached: nothing was applied, the client may retry."""
+    return problem_response(
+        503,
+        "service_unavailable",
+        "The database is unavailable; nothing was changed. Try again shortly.",
+        retry_after=DATABASE_RETRY_AFTER,
+    )
+
+
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's ``EXCEPTION_HANDLER``: every error the API returns goes through here."""
     if isinstance(exc, ServiceError):
         return problem_response(exc.status, exc.code, exc.detail, retry_after=exc.retry_after)
+    if registered := _registered(exc):
+        return problem_response(*registered, str(exc))
 
     if isinstance(exc, RequestDataTooBig):
         return problem_response(413, "payload_too_large", "The request body is too large.")
+    if isinstance(exc, DATABASE_UNAVAILABLE):
+        return database_unavailable()
 
     response = exception_handler(exc, context)  # maps Http404 and Django's PermissionDenied too
     if response is None:
         return None  # a genuine bug: let Django log it and answer 500
-    # An endpoint may name its own code for malformed input (the moves endpoint: invalid_action).
+    # An endpoint may name its own code for invalid fields (the moves endpoint: invalid_action).
     malformed_code = getattr(context.get("view"), "malformed_input_code", None)
     if isinstance(exc, exceptions.ValidationError):
         return problem_response(
@@ -104,8 +143,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
-        if isinstance(exc, exceptions.ParseError) and malformed_code:
-            code = malformed_code
+        if isinstance(exc, exceptions.ParseError):
+            code = "invalid_json"
         retry_after = response.headers.get("Retry-After")
         return problem_response(
             response.status_code,

@@ -40,7 +40,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "switchsite.middleware.DatabaseUnavailable",
     "django.middleware.security.SecurityMiddleware",
+    "switchsite.middleware.OptionalTrailingSlash",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -48,6 +50,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# Paths without their trailing slash are served, not redirected (switchsite.middleware).
+APPEND_SLASH = False
 
 ROOT_URLCONF = "switchsite.urls"
 WSGI_APPLICATION = "switchsite.wsgi.application"
@@ -104,10 +109,29 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
-# `celery -A switchsite beat` runs these; each turn's clock is also scheduled on its own.
+# The sweep publishes again whatever background work shows no progress (a bot to move for
+# SWEEP_STALL_SECONDS, a turn clock run out); `celery -A switchsite beat` runs it every
+# SWEEP_INTERVAL_SECONDS, and so does the web process itself when there is no broker.
+SWEEP_INTERVAL_SECONDS = env.float("SWEEP_INTERVAL_SECONDS", default=2.0)
+SWEEP_STALL_SECONDS = env.int("SWEEP_STALL_SECONDS", default=5)
 CELERY_BEAT_SCHEDULE = {
-    "enforce-overdue-turns": {"task": "games.tasks.enforce_overdue_turns", "schedule": 10.0},
+    "sweep-stalled-matches": {
+        "task": "games.tasks.sweep_stalled_matches",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+    },
 }
+
+# The cache holds rate-limit counters and the sweep's "published recently" marks, so it must be
+# shared by every process: the broker's Redis when there is one, else this process's memory.
+CACHES = {
+    "default": env.cache(
+        "CACHE_URL",
+        default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "locmemcache://",
+    )
+}
+if CACHES["default"]["BACKEND"].endswith("RedisCache"):
+    # A Redis that went away must cost a request a second at most, not hang it.
+    CACHES["default"].setdefault("OPTIONS", {}).update(socket_connect_timeout=1, socket_timeout=1)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -115,12 +139,14 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Request bodies are JSON only (and the schema says so).
+    "DEFAULT_PARSER_CLASSES": ["switchsite.api.parsing.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "switchsite.problems.problem_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
-        "rest_framework.throttling.ScopedRateThrottle",
+        "switchsite.api.throttling.AnonRateThrottle",
+        "switchsite.api.throttling.UserRateThrottle",
+        "switchsite.api.throttling.ScopedRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("THROTTLE_ANON_RATE", default="60/minute"),
@@ -131,6 +157,9 @@ REST_FRAMEWORK = {
 
 # Request bodies of the API are small JSON documents; anything bigger is refused with 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024)
+
+# An Idempotency-Key whose first request died mid-flight is usable again after this long.
+IDEMPOTENCY_IN_FLIGHT_SECONDS = env.int("IDEMPOTENCY_IN_FLIGHT_SECONDS", default=60)
 
 # Long polls and Server-Sent Events check the database for new events this often (seconds).
 EVENT_POLL_INTERVAL = env.float("EVENT_POLL_INTERVAL", default=0.25)

@@ -14,3 +14,8 @@ urlpatterns = [
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]
+
+handler400 = "switchsite.errors.bad_request"
+handler403 = "switchsite.errors.permission_denied"
+handler404 = "switchsite.errors.not_found"
+handler500 = "switchsite.errors.server_error"

@@ -19,7 +19,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games import catalog
-from switchsite.problems import ServiceError
+from switchsite.problems import problem_classes
 from tournaments import charts, selectors, services
 from tournaments.forms import EntrantForm, TournamentForm
 from tournaments.models import Bye, Entry, Round, ScoreLine, Table, TableSeat, Tournament
@@ -98,8 +98,8 @@ def _each(
         for tournament in queryset:
             try:
                 service(tournament_id=tournament.pk, user=request.user)
-            except ServiceError as error:
-                model_admin.message_user(request, f"{tournament}: {error.detail}", messages.ERROR)
+            except problem_classes() as error:
+                model_admin.message_user(request, f"{tournament}: {error}", messages.ERROR)
             else:
                 model_admin.message_user(request, f"{tournament}: {done}", messages.SUCCESS)
 
@@ -159,8 +159,8 @@ class TournamentAdmin(admin.ModelAdmin):
                 created = services.tournament_create(
                     creator=request.user, **form.service_arguments()
                 )
-            except ServiceError as error:
-                form.add_error(None, error.detail)
+            except problem_classes() as error:
+                form.add_error(None, str(error))
             else:
                 self.message_user(request, f"{created} is open for registration.", messages.SUCCESS)
                 return redirect("admin:tournaments_tournament_change", created.pk)
@@ -235,8 +235,8 @@ class TournamentAdmin(admin.ModelAdmin):
                     bot=form.cleaned_data["bot"] or None,
                     name=form.cleaned_data["name"] or None,
                 )
-            except ServiceError as error:
-                form.add_error(None, error.detail)
+            except problem_classes() as error:
+                form.add_error(None, str(error))
             else:
                 self.message_user(
                     request,
@@ -416,8 +416,8 @@ class RoundAdmin(admin.ModelAdmin):
                 services.round_edit(
                     tournament_id=drafted.tournament_id, user=request.user, tables=tables, byes=byes
                 )
-            except (ValueError, ServiceError) as error:
-                self.message_user(request, getattr(error, "detail", str(error)), messages.ERROR)
+            except (ValueError, *problem_classes()) as error:
+                self.message_user(request, str(error), messages.ERROR)
             else:
                 self.message_user(request, "The tables are saved.", messages.SUCCESS)
                 return redirect("admin:tournaments_round_change", drafted.pk)

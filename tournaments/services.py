@@ -71,22 +71,16 @@ def tournament_create(
 ) -> Tournament:
     """A tournament open for registration. The house rules are checked now, not at round one."""
     _require_staff(creator, "create a tournament")
-    try:
-        info = catalog.find_ruleset(ruleset)
-    except catalog.UnknownRuleset as error:
-        raise game_errors.InvalidRuleset(str(error)) from None
+    info = catalog.find_ruleset(ruleset)
     if scoring not in SCORINGS_OF_GAME[info.game]:
         allowed = ", ".join(sorted(SCORINGS_OF_GAME[info.game]))
         raise errors.InvalidScoring(f"{ruleset} tournaments are scored {allowed}, not {scoring!r}")
     if deals_per_round is not None and target is not None:
-        raise game_errors.InvalidOptions("give deals_per_round or target, not both")
+        raise protocol.InvalidOptions("give deals_per_round or target, not both")
     if target is None and deals_per_round is None and info.game == catalog.SHEDDING:
         deals_per_round = 1
     bounds = seating.TableBounds(*info.players, preferred=table_size)
-    try:
-        catalog.new_game(ruleset, bounds.target, options, deals=deals_per_round or 1, target=target)
-    except protocol.InvalidOptions as error:
-        raise game_errors.InvalidOptions(str(error)) from None
+    catalog.new_game(ruleset, bounds.target, options, deals=deals_per_round or 1, target=target)
     return Tournament.objects.create(
         name=name,
         ruleset=ruleset,
@@ -365,7 +359,7 @@ def _table_match_start(
         target=tournament.target,
         players=[entry.player for entry in seated],
     )
-    return game_services.match_start(match_id=match.pk, user=organiser)
+    return game_services.match_start(match_id=match.pk, user=organiser).match
 
 
 # --- results -------------------------------------------------------------------------------------

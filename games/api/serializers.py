@@ -7,7 +7,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
-from games import errors
+from games.engine import protocol
 from games.services import RESIGN_POLICIES
 from switchsite.api.schema import page_of
 
@@ -223,13 +223,13 @@ def parse_action(data: object) -> tuple[dict, int | None]:
     client gets the engine's own words for what is wrong.
     """
     if not isinstance(data, dict):
-        raise errors.InvalidAction("An action must be a JSON object.")
+        raise protocol.InvalidAction("An action must be a JSON object.")
     action = dict(data)
     expected_version = action.pop("expected_version", None)
     if expected_version is not None and (type(expected_version) is not int or expected_version < 0):
-        raise errors.InvalidAction("expected_version must be a non-negative integer.")
+        raise protocol.InvalidAction("expected_version must be a non-negative integer.")
     if not isinstance(action.get("action"), str):
-        raise errors.InvalidAction('An action needs an "action" field naming it, e.g. "play".')
+        raise protocol.InvalidAction('An action needs an "action" field naming it, e.g. "play".')
     return action, expected_version
 
 

@@ -29,10 +29,10 @@ LAST_EVENT_ID = OpenApiParameter(
 )
 
 
-def current_view(request: Request, match_id: int) -> dict[str, Any]:
-    """The match as the caller sees it now (re-read: work done after commit, such as a bot's turn
-    played in-process, is included)."""
-    return selectors.match_view(match=selectors.match_get(match_id=match_id), user=request.user)
+def view_of(play: selectors.MatchInPlay, request: Request) -> dict[str, Any]:
+    """The match as the caller sees it, built from what the request already holds."""
+    seat = selectors.viewer_seat(seats=play.seats, user=request.user)
+    return selectors.match_view(play=play, seat=seat)
 
 
 # --- players -----------------------------------------------------------------------------------
@@ -141,7 +141,7 @@ class MatchListView(APIView):
             layout=data["layout"],
             on_resign=data["on_resign"],
         )
-        return Response(current_view(request, match.pk), status=201)
+        return Response(selectors.match_view_for(match_id=match.pk, user=request.user), status=201)
 
 
 class MatchDetailView(APIView):
@@ -150,7 +150,7 @@ class MatchDetailView(APIView):
         summary="The match as you may see it",
     )
     def get(self, request: Request, match_id: int) -> Response:
-        return Response(current_view(request, match_id))
+        return Response(selectors.match_view_for(match_id=match_id, user=request.user))
 
 
 class MatchJoinView(APIView):
@@ -163,8 +163,8 @@ class MatchJoinView(APIView):
     @idempotent
     def post(self, request: Request, match_id: int) -> Response:
         data = parsed(s.JoinSerializer, request.data)
-        services.match_join(match_id=match_id, user=request.user, seat=data["seat"])
-        return Response(current_view(request, match_id))
+        play = services.match_join(match_id=match_id, user=request.user, seat=data["seat"])
+        return Response(view_of(play, request))
 
 
 class MatchStartView(APIView):
@@ -176,8 +176,8 @@ class MatchStartView(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: int) -> Response:
-        services.match_start(match_id=match_id, user=request.user)
-        return Response(current_view(request, match_id))
+        play = services.match_start(match_id=match_id, user=request.user)
+        return Response(view_of(play, request))
 
 
 class MatchMovesView(APIView):
@@ -196,7 +196,7 @@ class MatchMovesView(APIView):
             match_id=match_id, user=request.user, action=action, expected_version=expected_version
         )
         events = [selectors.event_as_seen(e, seat=result.seat) for e in result.events]
-        view = current_view(request, match_id)
+        view = selectors.match_view(play=result.play, seat=result.seat)
         return Response({"event": events[0], "events": events, "view": view}, status=201)
 
 
@@ -209,8 +209,8 @@ class MatchResignView(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: int) -> Response:
-        services.match_resign(match_id=match_id, user=request.user)
-        return Response(current_view(request, match_id))
+        play = services.match_resign(match_id=match_id, user=request.user)
+        return Response(view_of(play, request))
 
 
 def _page(

@@ -82,12 +82,13 @@ def test_refused_actions_are_problems_and_change_nothing(staff, match_id, body, 
         assert problem["detail"] == "3C does not match 9H or the active suit H"
 
 
-def test_malformed_json_is_invalid_action(staff, match_id):
+@pytest.mark.parametrize("body", ["{not json", "[" * 50_000], ids=["malformed", "nested"])
+def test_a_body_that_is_not_json_is_invalid_json(staff, match_id, body):
     before = snapshot(match_id)
 
-    response = staff.http.post(moves(match_id), data="{not json", content_type="application/json")
+    response = staff.http.post(moves(match_id), data=body, content_type="application/json")
 
-    assert_problem(response, 400, "invalid_action")
+    assert_problem(response, 400, "invalid_json")
     assert snapshot(match_id) == before
 
 

@@ -12,11 +12,11 @@ from games.models import Match, MatchEvent
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 
 
-def wait_until(condition, timeout: float = 20.0) -> None:
+def wait_until(condition, timeout: float = 20.0, every: float = 0.05) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, "timed out waiting for the worker"
-        time.sleep(0.05)
+        time.sleep(every)
 
 
 def human_to_move_again(match_id: int) -> bool:
@@ -31,7 +31,7 @@ def test_bots_answer_through_the_worker_until_the_human_moves_again(celery_worke
     human = get_user_model().objects.create_user("human")
     bots = [{"seat": seat, "strategy": "heuristic"} for seat in (1, 2, 3)]
     match = services.match_create(creator=human, ruleset="switch", seats=4, bots_wanted=bots)
-    match = services.match_start(match_id=match.pk, user=human)
+    match = services.match_start(match_id=match.pk, user=human).match
     game = catalog.load_game(match.game, match.state)
     assert game.to_move == 0
 
@@ -46,8 +46,8 @@ def test_bots_answer_through_the_worker_until_the_human_moves_again(celery_worke
     assert len(bots_that_moved) >= 2  # an 8 may skip one of the three
 
     settled = Match.objects.get(pk=match.pk)
-    tasks.play_bot_turns.delay(match.pk, settled.version)  # a duplicate: the human is to move
-    tasks.play_bot_turns.delay(match.pk, settled.version - 1)  # an old version
+    tasks.play_bot_turns.delay(match.pk)  # duplicates: the human is to move
+    tasks.play_bot_turns.delay(match.pk)
     time.sleep(1.0)
     assert Match.objects.get(pk=match.pk).version == settled.version
 
@@ -56,9 +56,13 @@ def test_an_expired_turn_gets_its_default_action_from_the_worker(celery_worker):
     human, other = (get_user_model().objects.create_user(name) for name in ("slow", "other"))
     match = services.match_create(creator=human, ruleset="switch", seats=2, turn_seconds=1)
     services.match_join(match_id=match.pk, user=other)
-    match = services.match_start(match_id=match.pk, user=human)
+    match = services.match_start(match_id=match.pk, user=human).match
 
-    wait_until(lambda: MatchEvent.objects.filter(match=match, type="timeout").exists(), timeout=15)
+    def swept_and_timed_out() -> bool:
+        tasks.sweep_stalled_matches.delay()  # what beat does every few seconds
+        return MatchEvent.objects.filter(match=match, type="timeout").exists()
+
+    wait_until(swept_and_timed_out, timeout=15, every=0.5)
 
     timeout = MatchEvent.objects.filter(match=match, type="timeout").order_by("seq").first()
     following = MatchEvent.objects.get(match=match, seq=timeout.seq + 1)

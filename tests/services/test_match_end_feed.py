@@ -20,7 +20,7 @@ def started(on_resign: str = "bot") -> tuple[Match, list]:
         creator=creator, ruleset="switch", seats=2, layout=LAST_CARD, on_resign=on_resign
     )
     services.match_join(match_id=created.pk, user=other)
-    return services.match_start(match_id=created.pk, user=creator), [creator, other]
+    return services.match_start(match_id=created.pk, user=creator).match, [creator, other]
 
 
 def match_end_feed(user) -> list[dict]:

@@ -23,7 +23,7 @@ def started(ruleset: str, layout: dict) -> Match:
         creator=creator, ruleset=ruleset, seats=2, turn_seconds=30, layout=layout
     )
     services.match_join(match_id=created.pk, user=other)
-    return services.match_start(match_id=created.pk, user=creator)
+    return services.match_start(match_id=created.pk, user=creator).match
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def test_a_new_turn_gets_a_deadline_turn_seconds_ahead(match):
 def test_the_clock_does_nothing_before_the_deadline(match):
     version = match.version
 
-    assert services.turn_timeout_apply(match_id=match.pk, deadline=match.turn_deadline) is False
+    assert services.turn_timeout_apply(match_id=match.pk) is False
     assert Match.objects.get(pk=match.pk).version == version
 
 
@@ -54,7 +54,7 @@ def test_a_passed_deadline_plays_the_default_action_and_counts_a_strike(match):
     match = expire(match)
     to_move = catalog.load_game(match.game, match.state).to_move
 
-    assert services.turn_timeout_apply(match_id=match.pk, deadline=match.turn_deadline) is True
+    assert services.turn_timeout_apply(match_id=match.pk) is True
 
     after = Match.objects.get(pk=match.pk)
     assert after.version == match.version + 1
@@ -68,10 +68,10 @@ def test_a_passed_deadline_plays_the_default_action_and_counts_a_strike(match):
 
 def test_a_duplicate_delivery_changes_nothing(match):
     match = expire(match)
-    services.turn_timeout_apply(match_id=match.pk, deadline=match.turn_deadline)
+    services.turn_timeout_apply(match_id=match.pk)
     version = Match.objects.get(pk=match.pk).version
 
-    assert services.turn_timeout_apply(match_id=match.pk, deadline=match.turn_deadline) is False
+    assert services.turn_timeout_apply(match_id=match.pk) is False
     assert Match.objects.get(pk=match.pk).version == version
 
 
@@ -80,7 +80,7 @@ def test_three_strikes_and_a_bot_takes_the_seat(match):
     Seat.objects.filter(match=match, index=seat).update(strikes=2)
     match = expire(match)
 
-    services.turn_timeout_apply(match_id=match.pk, deadline=match.turn_deadline)
+    services.turn_timeout_apply(match_id=match.pk)
 
     taken = Seat.objects.get(match=match, index=seat)
     assert taken.strikes == 3
@@ -88,19 +88,19 @@ def test_three_strikes_and_a_bot_takes_the_seat(match):
     assert MatchEvent.objects.filter(match=match, type="bot_takeover", seat=seat).exists()
 
 
-def test_the_sweep_enforces_every_overdue_clock_once(match):
+def test_the_sweep_enforces_an_overdue_clock_once(match, tasks_in_process):
     expire(match)
 
-    assert tasks.enforce_overdue_turns() == 1
-    assert tasks.enforce_overdue_turns() == 0
+    assert tasks.sweep_stalled_matches() == 1
+    assert tasks.sweep_stalled_matches() == 0
+    assert MatchEvent.objects.filter(match=match, type="timeout").count() == 1
 
 
 def test_tasks_for_a_deleted_match_do_nothing(match):
-    deadline, version = match.turn_deadline, match.version
     Match.objects.filter(pk=match.pk).delete()
 
-    assert tasks.enforce_turn_clock(match.pk, deadline.isoformat()) is False
-    assert tasks.play_bot_turns(match.pk, version) == 0
+    assert tasks.enforce_turn_clock(match.pk) is False
+    assert tasks.play_bot_turns(match.pk) == 0
 
 
 def test_a_skip_that_gives_the_same_seat_another_turn_restarts_its_clock():
@@ -130,7 +130,7 @@ def test_a_timeout_after_a_playable_draw_ends_the_turn_with_one_strike():
     )
     match = expire(match)
 
-    assert services.turn_timeout_apply(match_id=match.pk, deadline=match.turn_deadline) is True
+    assert services.turn_timeout_apply(match_id=match.pk) is True
 
     after = Match.objects.get(pk=match.pk)
     assert catalog.load_game(after.game, after.state).to_move == 1

@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from games.engine.protocol import HandOutcome, Outcome, solo_teams
 from games.models import Match
-from switchsite.celery import app as celery_app
 from tests.api import conftest as api
 from tournaments import services
 from tournaments.models import Table, Tournament
@@ -54,13 +53,6 @@ def human_event(organiser) -> Callable[..., Tournament]:
         return tournament
 
     return make
-
-
-@pytest.fixture
-def tasks_in_process(monkeypatch) -> None:
-    """Run the tasks a test enqueues in-process even when a broker is configured (CI), for tests
-    that check what a task does rather than how it travels (the bot tournament covers that)."""
-    monkeypatch.setitem(celery_app.conf, "task_always_eager", True)
 
 
 @pytest.fixture

@@ -1,0 +1,29 @@
+"""Django's error views as problem documents: an API answers errors in its own format, never HTML."""
+
+from __future__ import annotations
+
+import sys
+
+from django.http import HttpRequest, JsonResponse
+
+from switchsite.middleware import database_unavailable_json, problem_json
+from switchsite.problems import DATABASE_UNAVAILABLE
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> JsonResponse:
+    return problem_json(400, "bad_request", "The request could not be understood.")
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> JsonResponse:
+    return problem_json(403, "permission_denied", "You may not do this.")
+
+
+def not_found(request: HttpRequest, exception: Exception) -> JsonResponse:
+    return problem_json(404, "not_found", f"Nothing is at {request.path}.")
+
+
+def server_error(request: HttpRequest) -> JsonResponse:
+    """500 for a fault of ours; 503 when what failed is the database (say, in a middleware)."""
+    if isinstance(sys.exc_info()[1], DATABASE_UNAVAILABLE):
+        return database_unavailable_json()
+    return problem_json(500, "server_error", "The server failed; the fault has been logged.")
