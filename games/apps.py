@@ -1,6 +1,26 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.contrib.auth import get_user_model
+from django.db.models.signals import pre_save
 
 
 class GamesConfig(AppConfig):
     name = "games"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        pre_save.connect(
+            revoke_tokens_on_password_change,
+            sender=get_user_model(),
+            dispatch_uid="games.revoke_tokens_on_password_change",
+        )
+
+
+def revoke_tokens_on_password_change(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A changed password voids the API tokens issued with the old one (wherever it was changed:
+    the admin, a management command). ``set_password`` leaves ``_password`` set until the save."""
+    from games import services
+
+    if instance.pk is not None and getattr(instance, "_password", None) is not None:
+        services.tokens_revoke(user=instance)

@@ -17,6 +17,9 @@ class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
     )
+    # The username folded for comparison (NFKC, case-folded): unique, so that "ＡＬＩＣＥ" or
+    # "Alice" cannot register beside "alice". Empty for profiles made before it existed.
+    name_key = models.CharField(max_length=150, unique=True, null=True, blank=True)
     rating_mu = models.FloatField(default=25.0)
     rating_sigma = models.FloatField(default=25.0 / 3)
     feed_seq = models.PositiveBigIntegerField(default=0)

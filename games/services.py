@@ -16,6 +16,7 @@ refused action raises a :class:`ServiceError` (or an engine error) and writes no
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -92,29 +93,53 @@ class _Change:
 
 
 def player_register(*, username: str, password: str) -> tuple[AbstractBaseUser, str]:
-    """Create a user with a game profile and an API token; returns the user and the token key."""
+    """Create a user with a game profile and an API token; returns the user and the token key.
+
+    The username is stored in NFKC form and compared case-folded, so look-alikes made of
+    full-width letters or of another case are the same name (and refused as taken).
+    """
     if not settings.REGISTRATION_OPEN:
         raise errors.RegistrationClosed("Registration is closed on this server.")
+    username = unicodedata.normalize("NFKC", username)
+    key = name_key(username)
     user_model = get_user_model()
-    if user_model.objects.filter(username__iexact=username).exists():
-        raise errors.UsernameTaken(f"The username {username!r} is taken.")
+    taken = errors.UsernameTaken(f"The username {username!r} is taken.")
+    if (
+        Player.objects.filter(name_key=key).exists()
+        or user_model.objects.filter(username__iexact=username).exists()
+    ):
+        raise taken
     try:
         with transaction.atomic():
             user = user_model.objects.create_user(username=username, password=password)
-            Player.objects.create(user=user)
+            Player.objects.create(user=user, name_key=key)
             token = Token.objects.create(user=user)
     except IntegrityError:
-        raise errors.UsernameTaken(f"The username {username!r} is taken.") from None
+        raise taken from None
     return user, token.key
 
 
-def token_obtain(*, username: str, password: str) -> str:
-    """The API token of the user with these credentials."""
+def name_key(username: str) -> str:
+    """A username as compared for uniqueness: NFKC, case-folded, NFKC again."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
+
+
+def token_obtain(*, username: str, password: str, rotate: bool = False) -> str:
+    """The API token of the user with these credentials; with ``rotate``, a new one that replaces
+    (and so revokes) the old one."""
     user = authenticate(username=username, password=password)
     if user is None:
         raise errors.InvalidCredentials("The username or password is wrong.")
-    token, _ = Token.objects.get_or_create(user=user)
+    with transaction.atomic():
+        if rotate:
+            Token.objects.filter(user=user).delete()
+        token, _ = Token.objects.get_or_create(user=user)
     return token.key
+
+
+def tokens_revoke(*, user: AbstractBaseUser) -> None:
+    """Revoke the user's API tokens (their password changed: the old credentials are void)."""
+    Token.objects.filter(user=user).delete()
 
 
 def player_profile(*, user: AbstractBaseUser) -> Player:

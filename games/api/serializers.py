@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -12,6 +14,19 @@ from games.services import RESIGN_POLICIES
 from switchsite.api.schema import page_of
 
 MAX_LONG_POLL_SECONDS = 30
+# Writing systems that are used together in one language count as one (Japanese).
+_SAME_SCRIPT = {"HIRAGANA": "CJK", "KATAKANA": "CJK"}
+
+
+def writing_systems(text: str) -> set[str]:
+    """The scripts of the letters in ``text`` (LATIN, CYRILLIC, GREEK, CJK, …), after NFKC: a name
+    mixing them ("аdmin" with a Cyrillic а) is a look-alike of another name."""
+    scripts = set()
+    for char in unicodedata.normalize("NFKC", text):
+        if unicodedata.category(char).startswith("L"):
+            script = unicodedata.name(char, "UNKNOWN").split()[0]
+            scripts.add(_SAME_SCRIPT.get(script, script))
+    return scripts
 
 
 # --- players -----------------------------------------------------------------------------------
@@ -25,6 +40,14 @@ class CredentialsSerializer(serializers.Serializer):
 
 
 class RegistrationSerializer(CredentialsSerializer):
+    def validate_username(self, username: str) -> str:
+        scripts = writing_systems(username)
+        if len(scripts) > 1:
+            raise serializers.ValidationError(
+                f"A username must be written in one script, not {' and '.join(sorted(scripts))}."
+            )
+        return username
+
     def validate(self, attrs: dict) -> dict:
         try:
             validate_password(attrs["password"])
@@ -37,6 +60,12 @@ class RegisteredSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     token = serializers.CharField()
+
+
+class TokenRequestSerializer(CredentialsSerializer):
+    rotate = serializers.BooleanField(
+        default=False, help_text="Issue a new token and revoke the old one."
+    )
 
 
 class TokenSerializer(serializers.Serializer):

@@ -63,14 +63,16 @@ class TokenView(APIView):
     throttle_scope = "registration"
 
     @extend_schema(
-        request=s.CredentialsSerializer,
+        request=s.TokenRequestSerializer,
         responses={200: s.TokenSerializer, **problems(400, 429)},
         auth=[],
-        summary="Get the API token for a username and password",
+        summary="Get the API token for a username and password (or rotate it)",
     )
     def post(self, request: Request) -> Response:
-        data = parsed(s.CredentialsSerializer, request.data)
-        token = services.token_obtain(username=data["username"], password=data["password"])
+        data = parsed(s.TokenRequestSerializer, request.data)
+        token = services.token_obtain(
+            username=data["username"], password=data["password"], rotate=data["rotate"]
+        )
         return Response({"token": token})
 
 
