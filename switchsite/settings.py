@@ -99,16 +99,37 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 # Celery. Without a broker, tasks run in-process (eagerly) so the service works with nothing else
-# running; with one, workers pick them up.
+# running; with one, workers pick them up. Every task is idempotent and re-reads the database, and
+# the sweep below republishes whatever looks stalled, so the settings choose redelivery over loss:
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
+# Acknowledge a task after it ran, and put it back if the process running it dies: a killed worker
+# loses nothing (a task may then run twice, which is harmless).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Reserve one message per worker process: a dying worker strands no queue of reserved tasks.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Wait for the broker for ever, at start and after losing it, instead of exiting.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # A message a dead worker had taken comes back after this long (Redis's default is an hour).
+    # It must exceed the longest task — a slice of bot moves takes seconds — and no task is
+    # scheduled ahead (no ETA), so nothing waits in a worker longer than that.
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=60),
+    "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+}
+# A request publishing after its commit must not hang on a broker that is down: one quick retry,
+# then the failure is logged and the sweep republishes the work later.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 # The sweep publishes again whatever background work shows no progress (a bot to move for
 # SWEEP_STALL_SECONDS, a turn clock run out); `celery -A switchsite beat` runs it every
 # SWEEP_INTERVAL_SECONDS, and so does the web process itself when there is no broker.

@@ -40,7 +40,8 @@ def celery_worker() -> Iterator[None]:
 
 
 @pytest.fixture
-def tasks_in_process(monkeypatch) -> None:
+def tasks_in_process(settings) -> None:
     """Run the tasks a test enqueues in-process even when a broker is configured (CI), for tests
-    that check what a task does rather than how it travels (the bot tournament covers that)."""
-    monkeypatch.setitem(celery_app.conf, "task_always_eager", True)
+    that check what a task does rather than how it travels (the bot tournament covers that).
+    Celery reads its configuration from Django's settings as they are now."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True

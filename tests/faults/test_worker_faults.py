@@ -1,0 +1,93 @@
+"""Nothing is lost when a worker or the broker fails (docs/operations.md): real worker processes,
+a real redis-server of the test's own, killed and stopped for real. What brings the games back is
+the sweep over the database, not the queue."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import catalog, services
+from games.models import Match
+from tests.api.conftest import Client
+from tests.faults.conftest import wait_until
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.fault]
+
+
+def versions(match_ids: list[int]) -> dict[int, int]:
+    return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
+
+
+def all_bot_match(organiser) -> int:
+    """Four search bots over two deals: long enough that a worker is always in the middle of one."""
+    bots = [{"seat": seat, "strategy": "ismcts"} for seat in range(4)]
+    match = services.match_create(
+        creator=organiser,
+        ruleset="switch",
+        seats=4,
+        deals=2,
+        bots_wanted=bots,
+        players=[None] * 4,
+    )
+    return services.match_start(match_id=match.pk, user=organiser).match.pk
+
+
+def moved_on(before: dict[int, int]) -> bool:
+    now = Match.objects.filter(pk__in=before)
+    return all(m.version > before[m.pk] or m.status != Match.Status.ACTIVE for m in now)
+
+
+def test_a_worker_killed_mid_turn_loses_no_game(private_redis, start_worker, publishing_to):
+    publishing_to(private_redis.url)
+    organiser = get_user_model().objects.create_user("desk", is_staff=True)
+    matches = [all_bot_match(organiser) for _ in range(3)]
+    first = start_worker(private_redis.url, "first")
+    started = versions(matches)
+    wait_until(lambda: moved_on(started), 60, "the first worker plays")
+
+    first.kill()
+    at_kill = versions(matches)
+    time.sleep(1)
+    assert versions(matches) == at_kill, "nothing plays while no worker runs"
+    start_worker(private_redis.url, "second")
+
+    wait_until(lambda: moved_on(at_kill), 30, "every game moves on after the kill")
+
+
+def human_to_move(match_id: int) -> bool:
+    match = Match.objects.get(pk=match_id)
+    game = catalog.load_game(match.game, match.state)
+    return match.status != Match.Status.ACTIVE or game.to_move == 0
+
+
+def test_a_broker_outage_loses_no_move_and_no_worker(
+    private_redis, start_worker, publishing_to, make_client
+):
+    publishing_to(private_redis.url)
+    worker = start_worker(private_redis.url, "worker")
+    players: list[Client] = [make_client(f"human{n}") for n in range(3)]
+    matches = []
+    for player in players:
+        bots = [{"seat": seat, "strategy": "heuristic"} for seat in (1, 2, 3)]
+        created = player.post(
+            "/api/v1/matches/", {"ruleset": "switch", "seats": 4, "bots": bots, "deals": 3}
+        )
+        matches.append(created.json()["id"])
+        assert player.post(f"/api/v1/matches/{matches[-1]}/start/").status_code == 200
+
+    private_redis.stop()
+    before = versions(matches)
+    for player, match_id in zip(players, matches, strict=True):
+        view = player.get(f"/api/v1/matches/{match_id}/").json()
+        moved = player.post(f"/api/v1/matches/{match_id}/moves/", view["legal_moves"][-1])
+        assert moved.status_code == 201, moved.content  # committed, so answered 2xx
+    time.sleep(3)
+    assert versions(matches) == {m: v + 1 for m, v in before.items()}, "no bot moved meanwhile"
+    private_redis.start()
+
+    wait_until(lambda: all(human_to_move(m) for m in matches), 60, "the bots answer")
+    assert worker.alive(), worker.log.read_text()[-3000:]
+    assert all(v > before[m] + 1 for m, v in versions(matches).items())
