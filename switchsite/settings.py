@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "switchsite",
     "games",
     "tournaments",
@@ -42,6 +43,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "switchsite.middleware.DatabaseUnavailable",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "switchsite.middleware.OptionalTrailingSlash",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -95,8 +97,17 @@ USE_TZ = True
 # Whether anyone may register through the API (POST /api/v1/players/).
 REGISTRATION_OPEN = env.bool("REGISTRATION_OPEN", default=True)
 
+# Static files (the admin's, the API docs' Swagger UI and Redoc, the public pages') are served by
+# the application itself through WhiteNoise, compressed and with long cache headers, so no proxy
+# is needed; `collectstatic` gathers them (`make serve` runs it). With DEBUG they are served
+# straight from the apps.
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = DEBUG
 
 # Celery. Without a broker, tasks run in-process (eagerly) so the service works with nothing else
 # running; with one, workers pick them up. Every task is idempotent and re-reads the database, and
@@ -192,6 +203,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Shedding Switch and Abbott's Switch: players, matches, moves and tournaments.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs' assets come from this service (drf-spectacular-sidecar), not from a CDN: the docs
+    # page works with no internet access and never changes under us.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {

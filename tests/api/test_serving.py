@@ -4,11 +4,14 @@ look-alike usernames refused, tokens that rotate and die with a changed password
 
 from __future__ import annotations
 
+import re
 import socket
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.db import connection
+from django.test import Client
 from rest_framework.test import APIClient
 
 from switchsite.models import IdempotentRequest
@@ -163,3 +166,22 @@ def token_client(token: str) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     return client
+
+
+def test_static_files_and_the_docs_assets_are_served_without_debug_or_network(settings, tmp_path):
+    """DEBUG off, nothing but this service: the admin's styles and the API docs' Swagger UI come
+    from the application (WhiteNoise over collected files; the docs' assets are bundled)."""
+    settings.DEBUG = False
+    settings.STATIC_ROOT = tmp_path
+    settings.WHITENOISE_USE_FINDERS = False
+    call_command("collectstatic", "--noinput", verbosity=0)
+    browser = Client()  # a new handler, so WhiteNoise scans the new STATIC_ROOT
+
+    docs = browser.get("/api/v1/docs/").content.decode()
+    assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', docs)
+
+    assert any("swagger-ui" in asset for asset in assets), docs
+    assert "cdn" not in docs.lower()
+    for asset in [*assets, "/static/admin/css/base.css"]:
+        response = browser.get(asset)
+        assert response.status_code == 200, asset
