@@ -8,7 +8,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from games import catalog, selectors
-from games.models import Match, MatchEvent, Player, Seat
+from games.models import Challenge, Invitation, Match, MatchEvent, Player, Seat
 
 ADMIN_EVENT_ROWS = 200
 
@@ -55,6 +55,7 @@ class MatchAdmin(admin.ModelAdmin):
         "deals",
         "target",
         "turn_seconds",
+        "auto_start",
         "turn_deadline",
         "version",
         "deal_number",
@@ -126,3 +127,44 @@ class MatchAdmin(admin.ModelAdmin):
                 "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows
             ),
         )
+
+
+class InvitationInline(admin.TabularInline):
+    model = Invitation
+    extra = 0
+    fields = ["seat", "player", "answer", "answered_at"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    """Challenges are made and answered through the API; staff see who invited whom and how it
+    ended (the match it became, if accepted)."""
+
+    list_display = ["id", "challenger", "ruleset", "seat_count", "status", "match", "created_at"]
+    list_filter = ["status", "ruleset"]
+    search_fields = ["challenger__username", "invitations__player__username"]
+    list_select_related = ["challenger"]
+    inlines = [InvitationInline]
+    fields = [
+        "challenger",
+        "status",
+        "ruleset",
+        "seat_count",
+        "options",
+        "bots",
+        "deals",
+        "target",
+        "turn_seconds",
+        "match",
+        "created_at",
+        "ended_at",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request) -> bool:
+        return False

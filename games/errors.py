@@ -74,6 +74,26 @@ class StaleVersion(ServiceError):
     status, code = 409, "stale_version"
 
 
+class InvalidChallenge(ServiceError):
+    status, code = 400, "invalid_challenge"
+
+
+class ChallengeNotFound(ServiceError):
+    status, code = 404, "not_found"
+
+
+class ChallengeNotPending(ServiceError):
+    status, code = 409, "challenge_not_pending"
+
+
+class NotInvited(ServiceError):
+    status, code = 403, "not_invited"
+
+
+class NotChallenger(ServiceError):
+    status, code = 403, "not_challenger"
+
+
 class MatchBusy(ServiceError):
     status, code = 409, "match_busy"
 

@@ -48,6 +48,8 @@ class Match(models.Model):
     target = models.PositiveIntegerField(null=True, blank=True)
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
     on_resign = models.CharField(max_length=10, default="bot")
+    # Start by itself when its last seat is taken (a lobby match nobody has to start).
+    auto_start = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     version = models.PositiveIntegerField(default=0)
     deal_number = models.PositiveIntegerField(default=0)
@@ -125,6 +127,67 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_strategy)
+
+
+class Challenge(models.Model):
+    """An invitation to a match with the settings of one: it becomes the match, started, when
+    every invitee accepts, and ends when one declines or the challenger cancels."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        CANCELLED = "cancelled"
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    ruleset = models.CharField(max_length=40)
+    seat_count = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    bots = models.JSONField(default=list, blank=True)
+    deals = models.PositiveSmallIntegerField(default=1)
+    target = models.PositiveIntegerField(null=True, blank=True)
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    match = models.OneToOneField(
+        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"Challenge {self.pk} ({self.ruleset}, {self.status})"
+
+
+class Invitation(models.Model):
+    """One invitee of a challenge, in seat order (the challenger holds seat 0)."""
+
+    class Answer(models.TextChoices):
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="invitations")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    seat = models.PositiveSmallIntegerField()
+    answer = models.CharField(max_length=10, choices=Answer.choices, blank=True)  # "": none yet
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["challenge", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "player"], name="invitation_once"),
+            models.UniqueConstraint(fields=["challenge", "seat"], name="invitation_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} to challenge {self.challenge_id}"
 
 
 class MatchEvent(models.Model):

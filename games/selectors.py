@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from games import catalog, errors
 from games.engine.protocol import Event, GameState
 from games.engine.rng import seed_commitment
-from games.models import FeedEvent, Match, MatchEvent, Player, Seat
+from games.models import Challenge, FeedEvent, Invitation, Match, MatchEvent, Player, Seat
 
 REVEALED_STATUSES = frozenset({Match.Status.FINISHED, Match.Status.ABANDONED})
 
@@ -79,13 +79,19 @@ def viewer_seat(*, seats: Iterable[Seat], user: AbstractBaseUser) -> int | None:
 
 
 def match_list(
-    *, user: AbstractBaseUser, status: str | None = None, mine: bool = False
+    *, user: AbstractBaseUser, status: str | None = None, mine: bool = False, open: bool = False
 ) -> QuerySet[Match]:
+    """Matches newest first; ``mine``: those the user is seated in; ``open``: the lobby — waiting
+    matches with a free seat for a player, in which the user is not seated."""
     matches = Match.objects.select_related("created_by").order_by("-created_at", "-pk")
     if status:
         matches = matches.filter(status=status)
     if mine:
         matches = matches.filter(seats__player=user).distinct()
+    if open:
+        free_seat = Seat.objects.filter(match=OuterRef("pk"), player__isnull=True, bot_strategy="")
+        matches = matches.filter(status=Match.Status.WAITING).filter(Exists(free_seat))
+        matches = matches.exclude(seats__player=user)
     return matches
 
 
@@ -189,4 +195,46 @@ def player_summary(*, player: Player) -> dict[str, Any]:
         "username": player.user.get_username(),
         "rating": {"mu": player.rating_mu, "sigma": player.rating_sigma},
         "matches": counts,
+    }
+
+
+def challenge_list(*, user: AbstractBaseUser, status: str | None = None) -> QuerySet[Challenge]:
+    """The user's challenges, sent and received, newest first."""
+    challenges = (
+        Challenge.objects.filter(Q(challenger=user) | Q(invitations__player=user))
+        .distinct()
+        .select_related("challenger")
+        .prefetch_related(
+            Prefetch("invitations", queryset=Invitation.objects.select_related("player"))
+        )
+    )
+    return challenges.filter(status=status) if status else challenges
+
+
+def challenge_get(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
+    """One of the user's challenges; others' are as good as absent (404)."""
+    challenge = challenge_list(user=user).filter(pk=challenge_id).first()
+    if challenge is None:
+        raise errors.ChallengeNotFound(f"You have no challenge {challenge_id}.")
+    return challenge
+
+
+def challenge_summary(*, challenge: Challenge) -> dict[str, Any]:
+    return {
+        "id": challenge.pk,
+        "from": challenge.challenger.get_username(),
+        "to": [
+            {"player": i.player.get_username(), "answer": i.answer or None}
+            for i in challenge.invitations.all()
+        ],
+        "status": challenge.status,
+        "match": challenge.match_id,
+        "created_at": challenge.created_at.isoformat(),
+        "ruleset": challenge.ruleset,
+        "seats": challenge.seat_count,
+        "options": challenge.options,
+        "bots": challenge.bots,
+        "deals": challenge.deals,
+        "target": challenge.target,
+        "turn_seconds": challenge.turn_seconds,
     }

@@ -27,14 +27,14 @@ from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Subquery, Value, When
+from django.db.models import Case, F, Q, Subquery, Value, When
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games import bots, catalog, errors, signals
 from games.engine import protocol
 from games.engine.rng import seed_commitment
-from games.models import FeedEvent, Match, MatchEvent, Player, Seat
+from games.models import Challenge, FeedEvent, Invitation, Match, MatchEvent, Player, Seat
 from games.selectors import MatchInPlay, match_in_play, match_view
 from switchsite.tasks import publish_after_commit
 
@@ -202,11 +202,13 @@ def match_create(
     layout: Mapping[str, Any] | None = None,
     on_resign: str = "bot",
     players: Sequence[AbstractBaseUser | None] | None = None,
+    auto_start: bool = False,
 ) -> Match:
     """A new match waiting for players.
 
     The creator takes seat 0 unless ``players`` says who sits where (``None`` for a seat left to a
-    bot or to someone who joins later) — as tournaments seat their tables.
+    bot or to someone who joins later) — as tournaments and challenges seat their tables. With
+    ``auto_start`` the match starts by itself when its last seat is taken.
     """
     info = catalog.find_ruleset(ruleset)
     game = catalog.new_game(ruleset, seats, options, deals=deals, target=target)
@@ -237,6 +239,7 @@ def match_create(
             state=game.to_dict(),
             layout=layout,
             on_resign=on_resign,
+            auto_start=auto_start,
         )
         Seat.objects.bulk_create(
             Seat(
@@ -269,7 +272,8 @@ def _validated_bots(
 
 
 def match_join(*, match_id: int, user: AbstractBaseUser, seat: int | None = None) -> MatchInPlay:
-    """Take a free seat (the first, or the one asked for) of a match that has not started."""
+    """Take a free seat (the first, or the one asked for) of a match that has not started. The
+    players already seated hear of it; a match made to ``auto_start`` starts when it is full."""
     player_profile(user=user)
 
     def join() -> MatchInPlay:
@@ -278,7 +282,7 @@ def match_join(*, match_id: int, user: AbstractBaseUser, seat: int | None = None
             raise errors.MatchStarted("The match has already started.")
         if any(s.player_id == user.pk for s in play.seats):
             raise errors.AlreadySeated("You already have a seat in this match.")
-        free = [s for s in play.seats if s.player_id is None and not s.is_bot]
+        free = _free_seats(play)
         if not free:
             raise errors.MatchFull("Every seat of this match is taken.")
         if seat is None:
@@ -291,10 +295,13 @@ def match_join(*, match_id: int, user: AbstractBaseUser, seat: int | None = None
                         f"seat must be between 0 and {play.match.seat_count - 1}"
                     )
                 raise errors.SeatTaken(f"Seat {seat} is taken.")
-        change = _Change()
+        change = _Change(feed=_seat_news(play, "player_joined", chosen.index, user))
         chosen.player = user
         change.seat_changed(chosen, "player")
-        _advance(play, [], change)
+        events = []
+        if play.match.auto_start and not _free_seats(play):
+            events = _start(play, change)
+        _advance(play, events, change)
         return play
 
     return _retrying(join)
@@ -305,26 +312,44 @@ def match_start(*, match_id: int, user: AbstractBaseUser) -> MatchInPlay:
 
     def start() -> MatchInPlay:
         play = match_in_play(match_id=match_id)
-        match = play.match
-        if match.created_by_id != user.pk and not user.is_staff:
+        if play.match.created_by_id != user.pk and not user.is_staff:
             raise errors.NotMatchCreator("Only the match's creator (or staff) may start it.")
-        if match.status != Match.Status.WAITING:
+        if play.match.status != Match.Status.WAITING:
             raise errors.MatchStarted("The match has already started.")
-        empty = [s.index for s in play.seats if s.player_id is None and not s.is_bot]
+        empty = [s.index for s in _free_seats(play)]
         if empty:
             raise errors.SeatsEmpty(f"Seats {empty} are still empty.")
-        match.status = Match.Status.ACTIVE
-        change = _Change(
-            feed=[
-                FeedEntry(s.player_id, "match_started", match.pk, {"seat": s.index})
-                for s in play.seats
-                if s.player_id is not None
-            ]
-        )
-        _advance(play, _deal(match, play.game, layout=match.layout), change)
+        change = _Change()
+        _advance(play, _start(play, change), change)
         return play
 
     return _retrying(start)
+
+
+def _start(play: MatchInPlay, change: _Change) -> list[protocol.Event]:
+    """Make the match active and deal its first hand; every seated player hears it started."""
+    match = play.match
+    match.status = Match.Status.ACTIVE
+    change.feed += [
+        FeedEntry(s.player_id, "match_started", match.pk, {"seat": s.index})
+        for s in play.seats
+        if s.player_id is not None
+    ]
+    return _deal(match, play.game, layout=match.layout)
+
+
+def _free_seats(play: MatchInPlay) -> list[Seat]:
+    return [s for s in play.seats if s.player_id is None and not s.is_bot]
+
+
+def _seat_news(play: MatchInPlay, news: str, seat: int, user: AbstractBaseUser) -> list[FeedEntry]:
+    """``player_joined`` / ``player_left`` for every other player seated at a waiting match."""
+    data = {"seat": seat, "player": user.get_username()}
+    return [
+        FeedEntry(s.player_id, news, play.match.pk, data)
+        for s in play.seats
+        if s.player_id is not None and s.player_id != user.pk
+    ]
 
 
 def move_apply(
@@ -431,6 +456,7 @@ def match_resign(*, match_id: int, user: AbstractBaseUser) -> MatchInPlay:
         seat = _own_seat(play.seats, user)
         change = _Change()
         if match.status == Match.Status.WAITING:
+            change.feed += _seat_news(play, "player_left", seat.index, user)
             seat.player = None
             change.seat_changed(seat, "player")
             _advance(play, [], change)
@@ -454,6 +480,160 @@ def match_resign(*, match_id: int, user: AbstractBaseUser) -> MatchInPlay:
         return play
 
     return _retrying(resign)
+
+
+# --- challenges ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """What a challenge proposes: everything a match is created with, but who sits where."""
+
+    ruleset: str
+    seats: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+    bots: Sequence[Mapping[str, Any]] = ()
+    deals: int = 1
+    target: int | None = None
+    turn_seconds: int | None = None
+
+
+def challenge_create(
+    *, challenger: AbstractBaseUser, invitees: Sequence[str], settings: MatchSettings
+) -> Challenge:
+    """Invite players by username to a match: the challenger will sit at seat 0, the invitees at
+    seats 1, 2, … in the order given, bots at the seats ``bots`` names — exactly the rest."""
+    users = _invitees(challenger, invitees)
+    humans = 1 + len(users)
+    bot_seats = sorted(bot.get("seat") for bot in settings.bots)
+    if bot_seats != list(range(humans, settings.seats)):
+        raise errors.InvalidChallenge(
+            f"{settings.seats} seats: you at seat 0 and {len(users)} invitees at seats 1 to "
+            f"{humans - 1} leave seats {list(range(humans, settings.seats))} for bots, but the "
+            f"bots are at {bot_seats}"
+        )
+    info = catalog.find_ruleset(settings.ruleset)
+    catalog.new_game(
+        settings.ruleset,
+        settings.seats,
+        settings.options,
+        deals=settings.deals,
+        target=settings.target,
+    )
+    _validated_bots(settings.bots, seated=[None] * settings.seats, game=info.game)
+    with transaction.atomic():
+        challenge = Challenge.objects.create(
+            challenger=challenger,
+            ruleset=settings.ruleset,
+            seat_count=settings.seats,
+            options=dict(settings.options),
+            bots=[dict(bot) for bot in settings.bots],
+            deals=settings.deals,
+            target=settings.target,
+            turn_seconds=settings.turn_seconds,
+        )
+        Invitation.objects.bulk_create(
+            Invitation(challenge=challenge, player=user, seat=seat)
+            for seat, user in enumerate(users, start=1)
+        )
+        data = {
+            "challenge": challenge.pk,
+            "from": challenger.get_username(),
+            "ruleset": settings.ruleset,
+        }
+        feed_append([FeedEntry(user.pk, "challenge", None, data) for user in users])
+    return challenge
+
+
+def _invitees(challenger: AbstractBaseUser, usernames: Sequence[str]) -> list[AbstractBaseUser]:
+    if not usernames:
+        raise errors.InvalidChallenge("Invite at least one player (for bots only, create a match).")
+    if len(set(usernames)) != len(usernames):
+        raise errors.InvalidChallenge("Each player can be invited once.")
+    found = {u.get_username(): u for u in get_user_model().objects.filter(username__in=usernames)}
+    unknown = [name for name in usernames if name not in found]
+    if unknown:
+        raise errors.InvalidChallenge(f"No such players: {', '.join(unknown)}.")
+    if challenger.get_username() in found:
+        raise errors.InvalidChallenge("You cannot challenge yourself.")
+    users = [found[name] for name in usernames]
+    for user in users:
+        player_profile(user=user)
+    return users
+
+
+def challenge_answer(*, challenge_id: int, user: AbstractBaseUser, accept: bool) -> Challenge:
+    """An invitee accepts or declines. The last acceptance creates and starts the match (every
+    player hears ``match_started``); a decline ends the challenge and tells the others."""
+    with transaction.atomic():
+        challenge = _pending_challenge(challenge_id, user)
+        invitation = next((i for i in challenge.invitations.all() if i.player_id == user.pk), None)
+        if invitation is None:
+            raise errors.NotInvited("Only an invitee can accept or decline; you may cancel it.")
+        invitation.answer = Invitation.Answer.ACCEPTED if accept else Invitation.Answer.DECLINED
+        invitation.answered_at = timezone.now()
+        invitation.save(update_fields=["answer", "answered_at"])
+        if not accept:
+            _challenge_end(challenge, Challenge.Status.DECLINED, user, "challenge_declined")
+        elif all(i.answer == Invitation.Answer.ACCEPTED for i in challenge.invitations.all()):
+            challenge.match = _challenge_match(challenge)
+            challenge.status = Challenge.Status.ACCEPTED
+            challenge.ended_at = timezone.now()
+            challenge.save(update_fields=["match", "status", "ended_at"])
+    return challenge
+
+
+def challenge_cancel(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
+    """The challenger withdraws the challenge; the invitees hear ``challenge_cancelled``."""
+    with transaction.atomic():
+        challenge = _pending_challenge(challenge_id, user)
+        if challenge.challenger_id != user.pk:
+            raise errors.NotChallenger("Only the challenger can cancel; you may decline it.")
+        _challenge_end(challenge, Challenge.Status.CANCELLED, user, "challenge_cancelled")
+    return challenge
+
+
+def _pending_challenge(challenge_id: int, user: AbstractBaseUser) -> Challenge:
+    """The challenge, locked, if the user takes part in it and it is still pending."""
+    challenge = (
+        Challenge.objects.select_for_update()
+        .filter(pk=challenge_id)
+        .filter(Q(challenger=user) | Q(invitations__player=user))
+        .first()
+    )
+    if challenge is None:
+        raise errors.ChallengeNotFound(f"You have no challenge {challenge_id}.")
+    if challenge.status != Challenge.Status.PENDING:
+        raise errors.ChallengeNotPending(f"The challenge is {challenge.status}.")
+    return challenge
+
+
+def _challenge_end(challenge: Challenge, status: str, by: AbstractBaseUser, news: str) -> None:
+    challenge.status = status
+    challenge.ended_at = timezone.now()
+    challenge.save(update_fields=["status", "ended_at"])
+    others = {challenge.challenger_id, *(i.player_id for i in challenge.invitations.all())}
+    others.discard(by.pk)
+    data = {"challenge": challenge.pk, "player": by.get_username()}
+    feed_append([FeedEntry(user_id, news, None, data) for user_id in sorted(others)])
+
+
+def _challenge_match(challenge: Challenge) -> Match:
+    invitations = list(challenge.invitations.select_related("player"))
+    players = [challenge.challenger, *(i.player for i in invitations)]
+    players += [None] * (challenge.seat_count - len(players))
+    match = match_create(
+        creator=challenge.challenger,
+        ruleset=challenge.ruleset,
+        seats=challenge.seat_count,
+        options=challenge.options,
+        bots_wanted=challenge.bots,
+        deals=challenge.deals,
+        target=challenge.target,
+        turn_seconds=challenge.turn_seconds,
+        players=players,
+    )
+    return match_start(match_id=match.pk, user=challenge.challenger).match
 
 
 def stalled_matches(*, quiet_for: timedelta) -> list[tuple[str, int, int]]:

@@ -123,6 +123,9 @@ class MatchCreateSerializer(serializers.Serializer):
         min_value=5, max_value=7 * 24 * 3600, required=False, allow_null=True, default=None
     )
     on_resign = serializers.ChoiceField(choices=RESIGN_POLICIES, required=False, default="bot")
+    auto_start = serializers.BooleanField(
+        required=False, default=False, help_text="Start by itself when the last seat is taken."
+    )
     layout = serializers.DictField(
         required=False,
         allow_null=True,
@@ -217,6 +220,7 @@ class MatchSummarySerializer(serializers.Serializer):
     status = serializers.CharField()
     version = serializers.IntegerField()
     seat_count = serializers.IntegerField()
+    auto_start = serializers.BooleanField()
     created_by = serializers.CharField(source="created_by.username")
     created_at = serializers.DateTimeField()
 
@@ -303,3 +307,68 @@ class MatchListQuerySerializer(serializers.Serializer):
         choices=["waiting", "active", "finished", "abandoned"], required=False
     )
     player = serializers.ChoiceField(choices=["me"], required=False)
+    open = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="true: the lobby — waiting matches with a free seat, in which you are not seated.",
+    )
+
+
+# --- challenges --------------------------------------------------------------------------------
+
+
+class MatchSettingsSerializer(serializers.Serializer):
+    """What a match is created with, but who sits where."""
+
+    ruleset = serializers.CharField(max_length=40)
+    seats = serializers.IntegerField(min_value=2, max_value=10)
+    options = serializers.DictField(required=False, default=dict)
+    bots = BotSeatSerializer(many=True, required=False, default=list)
+    deals = serializers.IntegerField(min_value=1, max_value=100, required=False, default=1)
+    target = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+    turn_seconds = serializers.IntegerField(
+        min_value=5, max_value=7 * 24 * 3600, required=False, allow_null=True, default=None
+    )
+
+
+class ChallengeCreateSerializer(MatchSettingsSerializer):
+    to = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        min_length=1,
+        help_text="Usernames of the invitees; they take seats 1, 2, … in this order.",
+    )
+
+
+class InvitationSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    answer = serializers.ChoiceField(choices=["accepted", "declined"], allow_null=True)
+
+
+class ChallengeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    # "from" is a Python keyword: declared below.
+    to = InvitationSerializer(many=True)
+    status = serializers.ChoiceField(choices=["pending", "accepted", "declined", "cancelled"])
+    match = serializers.IntegerField(
+        allow_null=True, help_text="The match, once every invitee accepted."
+    )
+    created_at = serializers.DateTimeField()
+    ruleset = serializers.CharField()
+    seats = serializers.IntegerField()
+    options = serializers.DictField()
+    bots = BotSeatSerializer(many=True)
+    deals = serializers.IntegerField()
+    target = serializers.IntegerField(allow_null=True)
+    turn_seconds = serializers.IntegerField(allow_null=True)
+
+
+ChallengeSerializer._declared_fields["from"] = serializers.CharField(help_text="The challenger.")
+
+
+class ChallengeListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["pending", "accepted", "declined", "cancelled"], required=False
+    )
+
+
+ChallengePageSerializer = page_of(ChallengeSerializer, "ChallengePageSerializer")

@@ -17,4 +17,25 @@ urlpatterns = [
     path("matches/<int:match_id>/events/", views.MatchEventsView.as_view(), name="match-events"),
     path("matches/<int:match_id>/stream/", views.MatchStreamView.as_view(), name="match-stream"),
     path("matches/<int:match_id>/resign/", views.MatchResignView.as_view(), name="match-resign"),
+    path("challenges/", views.ChallengeListView.as_view(), name="challenge-list"),
+    path(
+        "challenges/<int:challenge_id>/",
+        views.ChallengeDetailView.as_view(),
+        name="challenge-detail",
+    ),
+    path(
+        "challenges/<int:challenge_id>/accept/",
+        views.ChallengeAcceptView.as_view(),
+        name="challenge-accept",
+    ),
+    path(
+        "challenges/<int:challenge_id>/decline/",
+        views.ChallengeDeclineView.as_view(),
+        name="challenge-decline",
+    ),
+    path(
+        "challenges/<int:challenge_id>/cancel/",
+        views.ChallengeCancelView.as_view(),
+        name="challenge-cancel",
+    ),
 ]

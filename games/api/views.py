@@ -116,7 +116,10 @@ class MatchListView(APIView):
     def get(self, request: Request) -> Response:
         query = parsed(s.MatchListQuerySerializer, request.query_params)
         matches = selectors.match_list(
-            user=request.user, status=query.get("status"), mine=query.get("player") == "me"
+            user=request.user,
+            status=query.get("status"),
+            mine=query.get("player") == "me",
+            open=query["open"],
         )
         paginator = ListPagination()
         page = paginator.paginate_queryset(matches, request, view=self)
@@ -142,6 +145,7 @@ class MatchListView(APIView):
             turn_seconds=data["turn_seconds"],
             layout=data["layout"],
             on_resign=data["on_resign"],
+            auto_start=data["auto_start"],
         )
         return Response(selectors.match_view_for(match_id=match.pk, user=request.user), status=201)
 
@@ -359,3 +363,82 @@ class FeedStreamView(APIView):
             return selectors.feed_events(player=player, after=after, limit=100)[0]
 
         return _stream_response(_sse(fetch, _resume_point(request), is_done=lambda: False))
+
+
+# --- challenges --------------------------------------------------------------------------------
+
+
+def challenge_answer(challenge_id: int, request: Request) -> dict[str, Any]:
+    challenge = selectors.challenge_get(challenge_id=challenge_id, user=request.user)
+    return selectors.challenge_summary(challenge=challenge)
+
+
+class ChallengeListView(APIView):
+    @extend_schema(
+        parameters=[s.ChallengeListQuerySerializer],
+        responses={200: s.ChallengePageSerializer, **problems(400, 401)},
+        summary="Your challenges, sent and received, newest first",
+        operation_id="challenges_list",
+    )
+    def get(self, request: Request) -> Response:
+        query = parsed(s.ChallengeListQuerySerializer, request.query_params)
+        paginator = ListPagination()
+        challenges = selectors.challenge_list(user=request.user, status=query.get("status"))
+        page = paginator.paginate_queryset(challenges, request, view=self)
+        return paginator.get_paginated_response(
+            [selectors.challenge_summary(challenge=c) for c in page]
+        )
+
+    @extend_schema(
+        request=s.ChallengeCreateSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: s.ChallengeSerializer, **problems(400, 401, 429)},
+        summary="Challenge players to a match (you take seat 0, they seats 1, 2, …)",
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = parsed(s.ChallengeCreateSerializer, request.data)
+        invitees = data.pop("to")
+        challenge = services.challenge_create(
+            challenger=request.user, invitees=invitees, settings=services.MatchSettings(**data)
+        )
+        return Response(challenge_answer(challenge.pk, request), status=201)
+
+
+class ChallengeDetailView(APIView):
+    @extend_schema(
+        responses={200: s.ChallengeSerializer, **problems(401, 404)}, summary="One challenge"
+    )
+    def get(self, request: Request, challenge_id: int) -> Response:
+        return Response(challenge_answer(challenge_id, request))
+
+
+def _challenge_action(summary: str, act: Any) -> type[APIView]:
+    """A POST endpoint doing ``act`` to a challenge and answering the challenge as it is then."""
+
+    class ChallengeActionView(APIView):
+        @extend_schema(
+            request=None,
+            parameters=[IDEMPOTENCY_KEY],
+            responses={200: s.ChallengeSerializer, **problems(401, 403, 404, 409)},
+            summary=summary,
+        )
+        @idempotent
+        def post(self, request: Request, challenge_id: int) -> Response:
+            act(challenge_id=challenge_id, user=request.user)
+            return Response(challenge_answer(challenge_id, request))
+
+    return ChallengeActionView
+
+
+ChallengeAcceptView = _challenge_action(
+    "Accept (an invitee); the last acceptance starts the match",
+    lambda **kw: services.challenge_answer(accept=True, **kw),
+)
+ChallengeDeclineView = _challenge_action(
+    "Decline (an invitee): the challenge ends",
+    lambda **kw: services.challenge_answer(accept=False, **kw),
+)
+ChallengeCancelView = _challenge_action(
+    "Cancel (the challenger): the challenge ends", services.challenge_cancel
+)

@@ -37,3 +37,17 @@ def test_match_page_shows_the_table_and_log_but_no_hidden_cards(admin_client, st
     assert "shuffle_commitment" in page
     for hidden in LAYOUT["hands"][0] + LAYOUT["hands"][1] + LAYOUT["stock"]:
         assert f"'{hidden}'" not in page
+
+
+def test_challenge_pages_show_who_was_invited_and_the_answers(admin_client, alice, bob):
+    sent = alice.post(
+        "/api/v1/challenges/", {"to": ["bob"], "ruleset": "switch", "seats": 2}
+    ).json()
+    bob.post(f"/api/v1/challenges/{sent['id']}/decline/")
+
+    listing = admin_client.get("/admin/games/challenge/?status__exact=declined")
+    page = admin_client.get(f"/admin/games/challenge/{sent['id']}/change/").content.decode()
+
+    assert listing.context["cl"].result_count == 1
+    assert "bob" in page
+    assert "Declined" in page

@@ -1,0 +1,173 @@
+"""Finding a game (docs/api.md "Lobby and challenges"): open matches, auto-start, players joining
+and leaving in the feeds, and challenges accepted, declined and cancelled."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.conftest import Client, assert_problem
+
+pytestmark = pytest.mark.django_db
+
+
+def feed(client: Client, *types: str) -> list[dict]:
+    events = client.get("/api/v1/players/me/events/?limit=100").json()["results"]
+    return [e for e in events if e["type"] in types]
+
+
+def create(client: Client, **fields) -> int:
+    body = {"ruleset": "switch", "seats": 3, **fields}
+    response = client.post("/api/v1/matches/", body)
+    assert response.status_code == 201, response.json()
+    return response.json()["id"]
+
+
+def test_open_matches_are_waiting_with_a_free_seat_and_not_mine_newest_first(alice, bob, carol):
+    older = create(alice)
+    full = create(alice, seats=2)
+    bob_s = create(bob)
+    newer = create(alice, bots=[{"seat": 1, "strategy": "random"}])
+    carol.post(f"/api/v1/matches/{full}/join/")
+    bots_only = create(alice, seats=2, bots=[{"seat": 1, "strategy": "random"}])
+
+    lobby = bob.get("/api/v1/matches/?open=true").json()
+
+    assert [m["id"] for m in lobby["results"]] == [newer, older]
+    assert bob_s not in [m["id"] for m in lobby["results"]]  # seated there already
+    assert bots_only not in [m["id"] for m in lobby["results"]]  # no seat for a player
+
+
+def test_joining_and_leaving_are_told_to_the_players_seated(alice, bob, carol):
+    match = create(alice)
+
+    bob.post(f"/api/v1/matches/{match}/join/")
+    carol.post(f"/api/v1/matches/{match}/join/")
+    carol.post(f"/api/v1/matches/{match}/resign/")
+
+    alice_news = [(e["type"], e["data"]) for e in feed(alice, "player_joined", "player_left")]
+    assert alice_news == [
+        ("player_joined", {"match": match, "seat": 1, "player": "bob"}),
+        ("player_joined", {"match": match, "seat": 2, "player": "carol"}),
+        ("player_left", {"match": match, "seat": 2, "player": "carol"}),
+    ]
+    assert [e["data"]["player"] for e in feed(bob, "player_joined", "player_left")] == [
+        "carol",
+        "carol",
+    ]
+    assert feed(carol, "player_joined", "player_left") == []
+
+
+def test_an_auto_start_match_starts_when_its_last_seat_is_taken(alice, bob, carol):
+    match = create(alice, auto_start=True)
+
+    bob.post(f"/api/v1/matches/{match}/join/")
+    assert alice.get(f"/api/v1/matches/{match}/").json()["status"] == "waiting"
+    view = carol.post(f"/api/v1/matches/{match}/join/").json()
+
+    assert view["status"] == "active"
+    assert len(view["you"]["hand"]) == 7
+    for player in (alice, bob, carol):
+        assert [e["data"]["match"] for e in feed(player, "match_started")] == [match]
+
+
+def challenge(client: Client, to: list[str], **fields) -> dict:
+    body = {"to": to, "ruleset": "switch", "seats": len(to) + 1, **fields}
+    return client.post("/api/v1/challenges/", body)
+
+
+def test_a_challenge_accepted_by_every_invitee_becomes_a_started_match(alice, bob, carol):
+    bots = [{"seat": 3, "strategy": "heuristic"}]
+    created = challenge(alice, ["bob", "carol"], seats=4, bots=bots, deals=2)
+
+    assert created.status_code == 201, created.json()
+    sent = created.json()
+    assert sent["from"] == "alice"
+    assert sent["to"] == [{"player": "bob", "answer": None}, {"player": "carol", "answer": None}]
+    assert (sent["status"], sent["match"], sent["seats"], sent["deals"]) == ("pending", None, 4, 2)
+    assert [e["data"] for e in feed(bob, "challenge")] == [
+        {"match": None, "challenge": sent["id"], "from": "alice", "ruleset": "switch"}
+    ]
+
+    halfway = bob.post(f"/api/v1/challenges/{sent['id']}/accept/").json()
+    assert (halfway["status"], halfway["to"][0]["answer"]) == ("pending", "accepted")
+    done = carol.post(f"/api/v1/challenges/{sent['id']}/accept/").json()
+
+    assert done["status"] == "accepted"
+    view = alice.get(f"/api/v1/matches/{done['match']}/").json()
+    assert view["status"] == "active"
+    assert [s["player"] for s in view["seats"]] == ["alice", "bob", "carol", None]
+    assert view["seats"][3]["bot"] == "heuristic"
+    assert view["deals"] == 2
+    for player in (alice, bob, carol):
+        assert [e["data"]["match"] for e in feed(player, "match_started")] == [done["match"]]
+
+
+def test_a_decline_ends_the_challenge_and_tells_the_others(alice, bob, carol):
+    sent = challenge(alice, ["bob", "carol"]).json()
+
+    declined = carol.post(f"/api/v1/challenges/{sent['id']}/decline/").json()
+
+    assert declined["status"] == "declined"
+    for player in (alice, bob):
+        assert [e["data"] for e in feed(player, "challenge_declined")] == [
+            {"match": None, "challenge": sent["id"], "player": "carol"}
+        ]
+    assert feed(carol, "challenge_declined") == []
+    ended = bob.post(f"/api/v1/challenges/{sent['id']}/accept/")
+    assert_problem(ended, 409, "challenge_not_pending")
+
+
+def test_the_challenger_cancels(alice, bob):
+    sent = challenge(alice, ["bob"]).json()
+
+    assert_problem(bob.post(f"/api/v1/challenges/{sent['id']}/cancel/"), 403, "not_challenger")
+    assert_problem(alice.post(f"/api/v1/challenges/{sent['id']}/accept/"), 403, "not_invited")
+    cancelled = alice.post(f"/api/v1/challenges/{sent['id']}/cancel/").json()
+
+    assert cancelled["status"] == "cancelled"
+    assert [e["data"]["player"] for e in feed(bob, "challenge_cancelled")] == ["alice"]
+    assert_problem(
+        alice.post(f"/api/v1/challenges/{sent['id']}/cancel/"), 409, "challenge_not_pending"
+    )
+
+
+def test_a_challenge_is_nobody_elses_business(alice, bob, carol):
+    sent = challenge(alice, ["bob"]).json()
+
+    assert_problem(carol.get(f"/api/v1/challenges/{sent['id']}/"), 404, "not_found")
+    assert_problem(carol.post(f"/api/v1/challenges/{sent['id']}/accept/"), 404, "not_found")
+    assert carol.get("/api/v1/challenges/").json()["count"] == 0
+
+
+def test_the_challenge_list_shows_sent_and_received_and_filters_by_status(alice, bob, carol):
+    to_bob = challenge(alice, ["bob"]).json()
+    from_carol = challenge(carol, ["alice"]).json()
+    ended = challenge(alice, ["carol"]).json()
+    alice.post(f"/api/v1/challenges/{ended['id']}/cancel/")
+
+    listed = alice.get("/api/v1/challenges/?status=pending").json()
+
+    assert [c["id"] for c in listed["results"]] == [from_carol["id"], to_bob["id"]]
+    assert alice.get("/api/v1/challenges/").json()["count"] == 3
+
+
+@pytest.mark.parametrize(
+    ("to", "fields", "why"),
+    [
+        (["bob"], {"seats": 3}, "a seat left over"),
+        (["bob"], {"seats": 3, "bots": [{"seat": 1, "strategy": "random"}]}, "a bot on bob"),
+        (["bob", "bob"], {"seats": 3}, "twice the same"),
+        (["nobody"], {}, "an unknown user"),
+        (["alice"], {}, "yourself"),
+        ([], {"seats": 2, "bots": [{"seat": 1, "strategy": "random"}]}, "nobody invited"),
+    ],
+)
+def test_a_challenge_that_does_not_add_up_is_refused(alice, bob, to, fields, why):
+    response = challenge(alice, to, **fields)
+
+    code = "invalid" if not to else "invalid_challenge"
+    assert_problem(response, 400, code)
+
+
+def test_a_challenge_to_an_unknown_ruleset_is_refused_like_a_match(alice, bob):
+    assert_problem(challenge(alice, ["bob"], ruleset="chess"), 400, "invalid_ruleset")
