@@ -595,12 +595,10 @@ def challenge_cancel(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
 
 def _pending_challenge(challenge_id: int, user: AbstractBaseUser) -> Challenge:
     """The challenge, locked, if the user takes part in it and it is still pending."""
-    challenge = (
-        Challenge.objects.select_for_update()
-        .filter(pk=challenge_id)
-        .filter(Q(challenger=user) | Q(invitations__player=user))
-        .first()
+    taking_part = Q(challenger=user) | Q(
+        pk__in=Invitation.objects.filter(player=user).values("challenge")
     )
+    challenge = Challenge.objects.select_for_update().filter(taking_part, pk=challenge_id).first()
     if challenge is None:
         raise errors.ChallengeNotFound(f"You have no challenge {challenge_id}.")
     if challenge.status != Challenge.Status.PENDING:
