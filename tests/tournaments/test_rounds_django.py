@@ -7,7 +7,7 @@ from games.models import Match
 from tests.tournaments.conftest import end_match, table_seats, won_by_seat_0
 from tournaments import selectors, services
 from tournaments.errors import InvalidSeating, NoDraftRound
-from tournaments.models import Bye, Entry, Round, TableSeat, Tournament
+from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -129,21 +129,30 @@ def test_a_withdrawn_entry_keeps_its_results_and_is_not_seated_again(human_event
     assert rows[leaver.pk]["points"] == 30
 
 
-def test_an_abandoned_table_scores_nothing_but_completes_the_round(human_event):
-    tournament = human_event(2, table_size=2, rounds=1)
-    (table,) = services.tournament_start(
+def test_a_table_abandoned_with_no_result_is_lost_by_everyone_at_it(human_event):
+    """docs/rules.md §5: players who all resigned rank below players who played and lost."""
+    tournament = human_event(4, table_size=2, rounds=1)
+    played, walked_out = services.tournament_start(
         tournament_id=tournament.pk, user=tournament.created_by
-    ).tables.all()
-    Match.objects.filter(pk=table.match_id).update(
-        status=Match.Status.ABANDONED, result={"abandoned": True}
+    ).tables.order_by("number")
+    end_match(played.match_id, won_by_seat_0(2, 20))
+    Match.objects.filter(pk=walked_out.match_id).update(
+        status=Match.Status.ABANDONED, result={"abandoned": True, "resigned": [0, 1]}
     )
 
-    assert services.table_result_record(match_id=table.match_id) is True
+    assert services.table_result_record(match_id=walked_out.match_id) is True
 
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
-    rows = selectors.standings_table(tournament=tournament).rows
-    assert [(r["points"], r["played"], r["score"]) for r in rows] == [(0, 1, 0.5), (0, 1, 0.5)]
+    walked_out.refresh_from_db()
+    assert walked_out.outcome == Table.Outcome.FORFEITED
+    rows = {r["entry"]: r for r in selectors.standings_table(tournament=tournament).rows}
+    loser = rows[table_seats(played)[1]]
+    assert (loser["points"], loser["played"], loser["score"]) == (0, 1, 0)
+    for entry in table_seats(walked_out):
+        assert (rows[entry]["points"], rows[entry]["played"], rows[entry]["score"]) == (0, 1, 0)
+        assert rows[entry]["tiebreaks"]["table_share"] == 0
+        assert rows[entry]["rank"] > rows[table_seats(played)[0]]["rank"]
 
 
 def test_a_match_outside_any_tournament_is_ignored():
