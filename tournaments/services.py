@@ -726,7 +726,7 @@ def _entrant(user: AbstractBaseUser, username: str | None) -> AbstractBaseUser:
 def _bot_entry_create(tournament: Tournament, entrant: Entrant, *, joined_round: int) -> Entry:
     if tournament.play == Tournament.Play.OFFLINE:
         raise errors.BotsNeedOnlinePlay(
-            "Bots play on the server: an offline tournament (real cards) cannot enter one."
+            "Bots need online play: this tournament is played offline, with real cards."
         )
     game = catalog.find_ruleset(tournament.ruleset).game
     if entrant.bot not in bots.strategies_for(game):

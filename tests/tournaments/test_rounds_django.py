@@ -157,3 +157,21 @@ def test_a_table_abandoned_with_no_result_is_lost_by_everyone_at_it(human_event)
 
 def test_a_match_outside_any_tournament_is_ignored():
     assert services.table_result_record(match_id=12345) is False
+
+
+def test_online_bots_sit_together_and_never_leave_a_human_on_a_bye(human_event):
+    tournament = human_event(5, table_size=4, rounds=1)
+    for number in range(3):
+        services.entry_register(
+            tournament_id=tournament.pk,
+            user=tournament.created_by,
+            entrant=services.Entrant(bot="random", name=f"Bot {number}"),
+        )
+    bots = set(tournament.entries.exclude(bot_strategy="").values_list("pk", flat=True))
+
+    drafted = services.round_draft(tournament_id=tournament.pk, user=tournament.created_by)
+
+    tables = [set(table_seats(t)) for t in drafted.tables.all()]
+    assert not drafted.byes.exists()
+    # The humans fill a table on their own, so the bots get theirs.
+    assert sorted((len(t), len(t & bots)) for t in tables) == [(3, 3), (5, 0)]
