@@ -271,3 +271,17 @@ def test_after_creation_only_the_name_can_be_changed_in_the_admin(human_event, a
         2,
         "switch",
     )
+
+
+def test_the_match_page_names_the_players_of_a_tournament_table(human_event, admin_client):
+    tournament = human_event(2, table_size=2)
+    (table,) = services.tournament_start(
+        tournament_id=tournament.pk, user=tournament.created_by
+    ).tables.all()
+    names = [seat.entry.name for seat in table.seats.select_related("entry").order_by("seat")]
+
+    page = admin_client.get(f"/admin/games/match/{table.match_id}/change/").content.decode()
+
+    assert all(f"<td>{name}</td>" in page for name in names)
+    assert f"0 ({names[0]})" in page  # the event log names the seat's player
+    assert "{&#x27;" not in page  # no raw Python dicts
