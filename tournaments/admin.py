@@ -23,7 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games import catalog
 from switchsite.problems import problem_classes
-from tournaments import charts, results, selectors, services
+from tournaments import charts, errors, results, selectors, services
 from tournaments.forms import RegisterForm, TableResultForm, TournamentForm
 from tournaments.models import Bye, ResultEntry, Round, Table, Tournament
 from tournaments.scoring import Scoring
@@ -259,18 +259,12 @@ class TournamentAdmin(admin.ModelAdmin):
     ) -> HttpResponse:
         """A table's result: checked and shown with running totals, then saved (a correction
         when the table has one already: the earlier versions stay on record)."""
-        table = (
-            Table.objects.filter(
-                round__tournament=tournament,
-                round__number=round_number,
-                number=table_number,
-                round__status__in=selectors.PLAYED_ROUNDS,
+        try:
+            table = selectors.table_of(
+                tournament=tournament, round_number=round_number, table_number=table_number
             )
-            .select_related("round")
-            .first()
-        )
-        if table is None:
-            raise Http404("No such table in a published round.")
+        except errors.TableNotFound as error:
+            raise Http404(str(error)) from None
         names = [s.entry.name for s in table.seats.select_related("entry").order_by("seat")]
         entered = table.result_entries.order_by("-entered_at", "-pk").first()
         scoring = Scoring(tournament.scoring)

@@ -168,6 +168,8 @@ class Round(models.Model):
         PUBLISHED = "published"
         COMPLETE = "complete"
 
+    PLAYED = (Status.PUBLISHED, Status.COMPLETE)  # published: seated, being or been played
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)

@@ -33,7 +33,6 @@ from tournaments.models import (
 from tournaments.scoring import Bye as ByeResult
 from tournaments.scoring import Scoring, StandingRow, TableResult, standings
 
-PLAYED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
 SLIP_BOXES_TO_TARGET = 8
 # The CSV's columns and the decimals each is rounded to (None: as it is).
 CSV_COLUMNS = (
@@ -84,7 +83,7 @@ def tournament_detail(
     """
     entries = {e.pk: e for e in tournament.entries.select_related("player").order_by("pk")}
     rounds = list(
-        tournament.rounds.filter(status__in=PLAYED_ROUNDS)
+        tournament.rounds.filter(status__in=Round.PLAYED)
         .order_by("number")
         .prefetch_related(
             Prefetch("tables", queryset=Table.objects.order_by("number")),
@@ -135,6 +134,25 @@ def round_seating(*, rounds: list[dict[str, Any]], number: int | None) -> dict[s
 def slip_columns(*, tournament: Tournament) -> int:
     """Boxes a result slip gives each player: one per deal, or enough for a game to a target."""
     return tournament.deals_per_round or SLIP_BOXES_TO_TARGET
+
+
+def table_of(*, tournament: Tournament, round_number: int, table_number: int) -> Table:
+    """A table of a published round, by the numbers the desk and the API use."""
+    table = (
+        Table.objects.select_related("round", "match")
+        .filter(
+            round__tournament=tournament,
+            round__number=round_number,
+            number=table_number,
+            round__status__in=Round.PLAYED,
+        )
+        .first()
+    )
+    if table is None:
+        raise errors.TableNotFound(
+            f"Round {round_number} has no table {table_number} (or is not published)."
+        )
+    return table
 
 
 def table_detail(*, table: Table) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from games import services as game_services
 from games.engine import protocol
 from games.models import Match, Player
 from switchsite.problems import ServiceError
+from switchsite.tasks import publish_after_commit
 from tournaments import errors, ratings, results, seating, selectors
 from tournaments.models import (
     Bye,
@@ -54,7 +55,6 @@ SCORINGS_OF_GAME = {
     catalog.ABBOTT: {Scoring.ABBOTT},
 }
 ENDED = (Match.Status.FINISHED, Match.Status.ABANDONED)
-PLAYED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
 WHOLE_TABLE = 0  # RatedGame.hand of a table rated as a whole
 
 
@@ -463,20 +463,9 @@ def table_result_enter(
     _require_staff(user, "enter a table's result")
     with transaction.atomic():
         tournament = _locked_tournament(tournament_id)
-        table = (
-            Table.objects.select_related("round", "match")
-            .filter(
-                round__tournament=tournament,
-                round__number=round_number,
-                number=table_number,
-                round__status__in=PLAYED_ROUNDS,
-            )
-            .first()
+        table = selectors.table_of(
+            tournament=tournament, round_number=round_number, table_number=table_number
         )
-        if table is None:
-            raise errors.TableNotFound(
-                f"Round {round_number} has no table {table_number} (or is not published)."
-            )
         has_result = table.outcome in (Table.Outcome.PLAYED, Table.Outcome.ENTERED)
         if has_result and not replace:
             raise errors.ResultRecorded(
@@ -500,7 +489,7 @@ def table_result_enter(
         rewritten = _table_write(tournament, table, hands, outcome=Table.Outcome.ENTERED)
         _close_round_if_done(tournament, table.round)
         if rewritten:
-            transaction.on_commit(lambda: tasks.recompute_tournament.delay(tournament_id))
+            publish_after_commit(tasks.recompute_tournament, tournament_id)
     return table
 
 
@@ -775,7 +764,7 @@ def _bounds(tournament: Tournament) -> seating.TableBounds:
 
 def _history(tournament: Tournament) -> seating.SeatingHistory:
     """The published rounds as the seating module sees them."""
-    played = PLAYED_ROUNDS
+    played = Round.PLAYED
     tables: defaultdict[int, defaultdict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     seats = TableSeat.objects.filter(round__tournament=tournament, round__status__in=played)
     for number, table, entry in seats.order_by(

@@ -153,6 +153,18 @@ def test_a_table_abandoned_with_no_result_is_lost_by_everyone_at_it(human_event)
         assert (rows[entry]["points"], rows[entry]["played"], rows[entry]["score"]) == (0, 1, 0)
         assert rows[entry]["tiebreaks"]["table_share"] == 0
         assert rows[entry]["rank"] > rows[table_seats(played)[0]]["rank"]
+    # The desk may still give the forfeited table a result: it has none, so no replace is needed.
+    names = [seat.entry.name for seat in walked_out.seats.select_related("entry").order_by("seat")]
+    deal = {"winner": names[1], "points_left": {names[0]: 12}}
+    services.table_result_enter(
+        tournament_id=tournament.pk,
+        round_number=1,
+        table_number=walked_out.number,
+        user=tournament.created_by,
+        result={"deals": [deal, deal]},
+    )
+    walked_out.refresh_from_db()
+    assert walked_out.outcome == Table.Outcome.ENTERED
 
 
 def test_a_match_outside_any_tournament_is_ignored():
