@@ -134,6 +134,10 @@ class TournamentAdmin(admin.ModelAdmin):
         desk = _desk(tournament) if tournament is not None else {}
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **desk})
 
+    def view_on_site(self, tournament: Tournament) -> str | None:
+        """The public page ("View on site"), for a public tournament."""
+        return reverse("tournament-public", args=[tournament.pk]) if tournament.public else None
+
     @admin.display(description="round", ordering="current_round")
     def current_round(self, tournament: Tournament) -> int:
         return tournament.current_round

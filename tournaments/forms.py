@@ -17,6 +17,7 @@ from tournaments.scoring import Scoring
 from tournaments.services import Entrant
 
 NAME_HEADERS = {"name", "player", "display name", "guest"}
+TIE = "__tie__"  # the Abbott winner choice for a tie (a hand nobody scores)
 
 
 class TournamentForm(forms.ModelForm):
@@ -229,9 +230,6 @@ class TableResultForm(forms.Form):
                 initial[f"d{row}-chooser"] = alliance.get("chooser", "")
                 initial[f"d{row}-chosen"] = alliance.get("chosen", "")
         return initial
-
-
-TIE = "__tie__"
 
 
 def _small_number() -> forms.NumberInput:

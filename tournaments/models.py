@@ -87,12 +87,6 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def get_absolute_url(self) -> str | None:
-        """The public page ("View on site" in the admin), for a public tournament."""
-        from django.urls import reverse
-
-        return reverse("tournament-public", args=[self.pk]) if self.public else None
-
 
 class Entry(models.Model):
     """A player (a user), a guest (a display name only, no account) or a bot entrant with a

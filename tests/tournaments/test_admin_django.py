@@ -285,3 +285,14 @@ def test_the_match_page_names_the_players_of_a_tournament_table(human_event, adm
     assert all(f"<td>{name}</td>" in page for name in names)
     assert f"0 ({names[0]})" in page  # the event log names the seat's player
     assert "{&#x27;" not in page  # no raw Python dicts
+
+
+def test_view_on_site_leads_to_the_public_page_of_a_public_tournament(human_event, admin_client):
+    private, public = human_event(0), human_event(0, public=True)
+
+    private_page = admin_client.get(f"{CHANGELIST}{private.pk}/change/").content.decode()
+    public_page = admin_client.get(f"{CHANGELIST}{public.pk}/change/").content.decode()
+
+    assert f'href="/tournaments/{public.pk}/"' in public_page
+    assert f'href="/tournaments/{private.pk}/"' not in private_page
+    assert 'href="/tournaments/"' in private_page  # "View site": the public tournaments
