@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -76,12 +79,16 @@ class MatchAdmin(admin.ModelAdmin):
         if match.state is None or match.status == Match.Status.WAITING:
             return "not dealt yet"
         view = catalog.load_game(match.game, match.state).view(None)
+        names = _seat_names(match)
         if match.game == catalog.ABBOTT:
+            alliance = view["alliance"]
             summary = format_html(
                 "hand {} · totals {} · alliance {}",
                 view["hand"],
-                view["totals"],
-                view["alliance"] or "none",
+                ", ".join(f"{names[s]} {t}" for s, t in enumerate(view["totals"])),
+                f"{names[alliance['chooser']]} chose {names[alliance['chosen']]}"
+                if alliance
+                else "none",
             )
             grid = format_html_join(
                 "",
@@ -93,22 +100,27 @@ class MatchAdmin(admin.ModelAdmin):
             )
             return format_html("<p>{}</p><table>{}</table>", summary, grid)
         summary = format_html(
-            "top card <b>{}</b> · active suit {} · pending {} · direction {} · stock {} · discard {} · to move: seat {}",
+            "top card <b>{}</b> · active suit {} · pending {} · direction {} · stock {} · discard {} · to move: {}",
             view["top_card"],
             view["active_suit"],
-            view["pending"],
+            _readable(view["pending"]),
             view["direction"],
             view["stock_count"],
             view["discard_count"],
-            view["to_move"],
+            "—"
+            if view["to_move"] is None
+            else f"seat {view['to_move']} ({names[view['to_move']]})",
         )
         seats = format_html_join(
             "",
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            ((s["seat"], s["hand_count"], s["score"], s["finished"] or "") for s in view["seats"]),
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (s["seat"], names[s["seat"]], s["hand_count"], s["score"], s["finished"] or "")
+                for s in view["seats"]
+            ),
         )
         return format_html(
-            "<p>{}</p><table><tr><th>seat</th><th>cards</th><th>score</th><th>place</th></tr>{}</table>",
+            "<p>{}</p><table><tr><th>seat</th><th>player</th><th>cards</th><th>score</th><th>place</th></tr>{}</table>",
             summary,
             seats,
         )
@@ -117,8 +129,15 @@ class MatchAdmin(admin.ModelAdmin):
     def event_log(self, match: Match) -> SafeString:
         reveal = match.status in selectors.REVEALED_STATUSES
         records = MatchEvent.objects.filter(match=match).order_by("-seq")[:ADMIN_EVENT_ROWS]
+        names = _seat_names(match)
         rows = (
-            (e["seq"], e["at"], e["seat"] if e["seat"] is not None else "", e["type"], e["data"])
+            (
+                e["seq"],
+                e["at"],
+                "" if e["seat"] is None else f"{e['seat']} ({names[e['seat']]})",
+                e["type"],
+                _readable(e["data"]),
+            )
             for e in (selectors.event_as_seen(r, seat=None, reveal_all=reveal) for r in records)
         )
         return format_html(
@@ -168,3 +187,18 @@ class ChallengeAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+
+def _seat_names(match: Match) -> list[str]:
+    """Who plays each seat: the player's name, or the bot's strategy."""
+    return [
+        seat.player.get_username() if seat.player else f"{seat.bot_strategy or 'nobody'} bot"
+        for seat in match.seats.select_related("player").order_by("index")
+    ]
+
+
+def _readable(data: dict[str, Any]) -> str:
+    """``key: value`` pairs for a person, values as compact JSON."""
+    return " · ".join(
+        f"{key}: {json.dumps(value, separators=(',', ':'))}" for key, value in data.items()
+    )

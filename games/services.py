@@ -793,3 +793,23 @@ _MATCH_FIELDS_ADVANCED = (
     "finished_at",
     "updated_at",
 )
+
+
+def match_abandon(*, match_id: int, reason: str) -> MatchInPlay:
+    """Staff end an active match that will not be played out (a tournament table whose result the
+    desk adjudicates): abandoned with a ``match_end`` event and its players told, through the one
+    pipeline — as when everyone resigns."""
+
+    def abandon() -> MatchInPlay:
+        play = match_in_play(match_id=match_id)
+        match = play.match
+        if match.status != Match.Status.ACTIVE:
+            raise errors.MatchNotActive(f"The match is {match.status}.")
+        ended = {"abandoned": True, "reason": reason}
+        match.status = Match.Status.ABANDONED
+        match.finished_at = timezone.now()
+        match.result = ended
+        _advance(play, [protocol.Event("match_end", None, ended)])
+        return play
+
+    return _retrying(abandon)

@@ -30,10 +30,17 @@ class ServiceError(Exception):
     status: int = 400
     code: str = "bad_request"
 
-    def __init__(self, detail: str, *, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        detail: str,
+        *,
+        retry_after: int | None = None,
+        errors: dict[str, list[str]] | None = None,
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
         self.retry_after = retry_after
+        self.errors = errors  # per field or place in the body, as validation errors give them
 
 
 class RequestInFlight(ServiceError):
@@ -119,7 +126,10 @@ def database_unavailable() -> Response:
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's ``EXCEPTION_HANDLER``: every error the API returns goes through here."""
     if isinstance(exc, ServiceError):
-        return problem_response(exc.status, exc.code, exc.detail, retry_after=exc.retry_after)
+        extra = {"errors": exc.errors} if exc.errors else {}
+        return problem_response(
+            exc.status, exc.code, exc.detail, retry_after=exc.retry_after, **extra
+        )
     if registered := _registered(exc):
         return problem_response(*registered, str(exc))
 

@@ -208,6 +208,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One schema name for a choice set used under several field names.
+    "ENUM_NAME_OVERRIDES": {"PlayEnum": "tournaments.models.Tournament.Play"},
 }
 
 LOGGING = {

@@ -1,4 +1,5 @@
-"""Root URLs: the health check, the admin, and the versioned API with its schema and docs."""
+"""Root URLs: the health check, the admin, the versioned API with its schema and docs, and the
+tournaments' public pages."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -10,6 +11,9 @@ from drf_spectacular.views import (
 
 from switchsite.health import healthz
 
+# The admin's "View site" leads to the public tournament pages (the service has no home page).
+admin.site.site_url = "/tournaments/"
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
@@ -18,6 +22,7 @@ urlpatterns = [
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("tournaments/", include("tournaments.urls")),
 ]
 
 handler400 = "switchsite.errors.bad_request"

@@ -1,7 +1,10 @@
-"""The organiser's desk: tournaments with their entries and rounds, drafted tables to edit before
-publishing, corrections of score lines, and a standings page with a chart of running totals.
+"""The organiser's desk: a tournament's page carries the button for the next step (start, seat,
+publish, next round), its entries with drop buttons and a bulk entry form (guests typed or pasted
+from a spreadsheet, players, bots), a result form per table with the running totals shown before
+saving, printable A4 pages (tables by table and by name, result slips, standings) and the
+standings with a chart. Drafted rounds can be edited on the round's page before publishing.
 
-Every action calls the same service as the API, so the rules hold whichever door is used.
+Every button calls the same service as the API, so the rules hold whichever door is used.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -20,9 +23,14 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games import catalog
 from switchsite.problems import problem_classes
-from tournaments import charts, selectors, services
-from tournaments.forms import EntrantForm, TournamentForm
-from tournaments.models import Bye, Entry, Round, ScoreLine, Table, TableSeat, Tournament
+from tournaments import charts, errors, results, selectors, services
+from tournaments.forms import RegisterForm, TableResultForm, TournamentForm
+from tournaments.models import Bye, ResultEntry, Round, Table, Tournament
+from tournaments.scoring import Scoring
+
+PRINT_CSS = {"all": ("tournaments/print.css",)}
+# The rows a result form shows when the number of deals (hands) is not fixed.
+OPEN_ENDED_ROWS = {Scoring.ABBOTT: 6, Scoring.FRENCH: 4, Scoring.PLACEMENT: 4}
 
 
 class RoundFilter(admin.SimpleListFilter):
@@ -32,7 +40,7 @@ class RoundFilter(admin.SimpleListFilter):
     parameter_name = "round"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        most = max(Tournament.objects.values_list("rounds", flat=True), default=0)
+        most = max(Tournament.objects.values_list("planned_rounds", flat=True), default=0)
         return [("0", "not started"), *((str(n), f"round {n}") for n in range(1, most + 1))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
@@ -41,45 +49,16 @@ class RoundFilter(admin.SimpleListFilter):
         return queryset.filter(current_round=int(self.value()))
 
 
-class EntryInline(admin.TabularInline):
-    model = Entry
-    extra = 0
-    fields = ("name", "player", "bot_strategy", "joined_round", "withdrawn_after")
-    readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # entries are made by registering (the tournament's register page, or API)
-
-
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    fields = ("number", "status", "repeats", "repeat_lower_bound", "seed", "tables_seated")
+    fields = ("number", "status", "repeats", "repeat_lower_bound", "seed")
     readonly_fields = fields
     can_delete = False
     show_change_link = True
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return super().get_queryset(request).prefetch_related("seats__entry", "tables")
-
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
-
-    @admin.display(description="tables")
-    def tables_seated(self, played: Round) -> SafeString:
-        by_table: dict[int, list[str]] = {}
-        for seat in sorted(played.seats.all(), key=lambda s: (s.table_id, s.seat)):
-            by_table.setdefault(seat.table_id, []).append(seat.entry.name)
-        numbers = {table.pk: table for table in played.tables.all()}
-        return format_html_join(
-            "",
-            "<div>table {}: {} {}</div>",
-            (
-                (numbers[table_id].number, ", ".join(names), _match_link(numbers[table_id]))
-                for table_id, names in by_table.items()
-            ),
-        )
 
 
 def _match_link(table: Table) -> SafeString | str:
@@ -89,25 +68,13 @@ def _match_link(table: Table) -> SafeString | str:
     return format_html('<a href="{}">match {}</a>', url, table.match_id)
 
 
-def _each(
-    service: Callable[..., Any], done: str
-) -> Callable[[admin.ModelAdmin, HttpRequest, QuerySet], None]:
-    """An admin action calling ``service`` for each selected tournament, reporting refusals."""
-
-    def action(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet) -> None:
-        for tournament in queryset:
-            try:
-                service(tournament_id=tournament.pk, user=request.user)
-            except problem_classes() as error:
-                model_admin.message_user(request, f"{tournament}: {error}", messages.ERROR)
-            else:
-                model_admin.message_user(request, f"{tournament}: {done}", messages.SUCCESS)
-
-    return action
-
-
-def _recompute(*, tournament_id: int, user: Any) -> None:
-    services.standings_recompute(tournament_id=tournament_id)
+# What each button of the desk does: the service, and the message when it is done.
+STEPS: dict[str, tuple[Callable[..., Any], str]] = {
+    "start": (services.tournament_start, "Round 1 is seated and published."),
+    "draft": (services.round_draft, "The next round is drafted: check its tables, then publish."),
+    "publish": (services.round_publish, "The drafted round is published."),
+    "next_round": (services.round_next, "The next round is seated and published."),
+}
 
 
 @admin.register(Tournament)
@@ -116,34 +83,24 @@ class TournamentAdmin(admin.ModelAdmin):
         "name",
         "ruleset",
         "scoring",
+        "play",
         "status",
         "current_round",
-        "rounds",
+        "planned_rounds",
         "entry_count",
-        "standings_link",
         "created_at",
     )
-    list_filter = ("status", RoundFilter, "scoring", "ruleset")
+    list_filter = ("status", RoundFilter, "play", "scoring", "ruleset")
     search_fields = ("name",)
-    inlines = (EntryInline, RoundInline)
-    # Everything but the name is fixed at creation, where the service checks it (as the API does).
-    fields = (
-        *TournamentForm.Meta.fields,
-        "status",
-        "seed",
-        "created_by",
-        "created_at",
-        "standings_link",
-        "register_link",
-    )
-    readonly_fields = tuple(field for field in fields if field != "name")
-    actions = (
-        "start",
-        "seat_next_round",
-        "publish_round",
-        "recompute",
-        "export_csv",
-    )
+    inlines = (RoundInline,)
+    # Everything but the name and the public flag is fixed at creation, where the service checks it.
+    fields = (*TournamentForm.Meta.fields, "status", "seed", "created_by", "created_at")
+    readonly_fields = tuple(field for field in fields if field not in ("name", "public"))
+    actions = ("export_csv",)
+    change_form_template = "admin/tournaments/tournament/change_form.html"
+
+    class Media:
+        css = PRINT_CSS
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return selectors.tournament_list().select_related("created_by")
@@ -152,7 +109,7 @@ class TournamentAdmin(admin.ModelAdmin):
         self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
         """A new tournament through ``services.tournament_create``, which checks the ruleset,
-        scoring and house rules; a refusal is shown on the form."""
+        scoring, table size and house rules; a refusal is shown on the form."""
         form = TournamentForm(request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid():
             try:
@@ -164,7 +121,22 @@ class TournamentAdmin(admin.ModelAdmin):
             else:
                 self.message_user(request, f"{created} is open for registration.", messages.SUCCESS)
                 return redirect("admin:tournaments_tournament_change", created.pk)
-        return self._form_page(request, form, title="New tournament", submit="Create")
+        return self._page(request, "form.html", title="New tournament", form=form, submit="Create")
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        tournament = self.get_object(request, object_id)
+        desk = _desk(tournament) if tournament is not None else {}
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **desk})
+
+    def view_on_site(self, tournament: Tournament) -> str | None:
+        """The public page ("View on site"), for a public tournament."""
+        return reverse("tournament-public", args=[tournament.pk]) if tournament.public else None
 
     @admin.display(description="round", ordering="current_round")
     def current_round(self, tournament: Tournament) -> int:
@@ -174,155 +146,319 @@ class TournamentAdmin(admin.ModelAdmin):
     def entry_count(self, tournament: Tournament) -> int:
         return tournament.entry_count
 
-    @admin.display(description="standings")
-    def standings_link(self, tournament: Tournament) -> SafeString:
-        url = reverse("admin:tournaments_tournament_standings", args=[tournament.pk])
-        return format_html('<a href="{}">standings</a>', url)
-
-    @admin.display(description="register")
-    def register_link(self, tournament: Tournament) -> SafeString:
-        url = reverse("admin:tournaments_tournament_register", args=[tournament.pk])
-        return format_html('<a href="{}">register a player or a bot</a>', url)
-
-    start = admin.action(description="Start: seat and publish round 1")(
-        _each(services.tournament_start, "round 1 is seated and its tables started.")
-    )
-    seat_next_round = admin.action(
-        description="Seat the next round as a draft (edit it on the round's page)"
-    )(_each(services.round_draft, "the next round is drafted: review its tables, then publish."))
-    publish_round = admin.action(description="Publish the drafted round (start its tables)")(
-        _each(services.round_publish, "the drafted round is published.")
-    )
-    recompute = admin.action(description="Recompute standings and ratings")(
-        _each(_recompute, "standings and ratings recomputed.")
-    )
-
     @admin.action(description="Export standings as CSV (one tournament)")
     def export_csv(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         if queryset.count() != 1:
             self.message_user(request, "Select exactly one tournament to export.", messages.ERROR)
             return None
         tournament = queryset.get()
-        rows = selectors.standings_table(tournament=tournament).rows
+        standings = selectors.standings_table(tournament=tournament)
         response = HttpResponse(
-            selectors.standings_csv(standings_rows=rows), content_type="text/csv"
+            selectors.standings_csv(standings=standings), content_type="text/csv"
         )
-        response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.csv"'
+        filename = selectors.standings_filename(tournament=tournament)
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
 
     def get_urls(self) -> list[Any]:
-        standings = self.admin_site.admin_view(self.standings_view)
-        register = self.admin_site.admin_view(self.register_view)
+        def view(method: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+            return self.admin_site.admin_view(self._with_tournament(method))
+
+        name = "tournaments_tournament_"
         return [
-            path("<int:object_id>/standings/", standings, name="tournaments_tournament_standings"),
-            path("<int:object_id>/register/", register, name="tournaments_tournament_register"),
+            path("<int:object_id>/step/", view(self.step_view), name=f"{name}step"),
+            path("<int:object_id>/withdraw/", view(self.withdraw_view), name=f"{name}withdraw"),
+            path("<int:object_id>/register/", view(self.register_view), name=f"{name}register"),
+            path("<int:object_id>/standings/", view(self.standings_view), name=f"{name}standings"),
+            path(
+                "<int:object_id>/rounds/<int:round_number>/tables/<int:table_number>/result/",
+                view(self.result_view),
+                name=f"{name}result",
+            ),
+            path(
+                "<int:object_id>/print/<str:sheet>/",
+                view(self.print_view),
+                name=f"{name}print",
+            ),
             *super().get_urls(),
         ]
 
-    def register_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
-        """Register a player or a bot through ``services.entry_register`` (late entries too)."""
-        tournament = self.get_object(request, str(object_id))
-        if tournament is None:
-            return self._get_obj_does_not_exist_redirect(request, self.opts, str(object_id))
+    def _with_tournament(self, method: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        def wrapped(request: HttpRequest, object_id: int, **kwargs: Any) -> HttpResponse:
+            tournament = self.get_object(request, str(object_id))
+            if tournament is None:
+                return self._get_obj_does_not_exist_redirect(request, self.opts, str(object_id))
+            return method(request, tournament, **kwargs)
+
+        return wrapped
+
+    def _back(self, tournament: Tournament) -> HttpResponse:
+        return redirect("admin:tournaments_tournament_change", tournament.pk)
+
+    def step_view(self, request: HttpRequest, tournament: Tournament) -> HttpResponse:
+        """One of the desk's buttons: the next step of the evening (POST only)."""
+        step = STEPS.get(request.POST.get("step", "")) if request.method == "POST" else None
+        if step is None:
+            raise Http404("No such step.")
+        service, done = step
+        try:
+            service(tournament_id=tournament.pk, user=request.user)
+        except problem_classes() as error:
+            self.message_user(request, str(error), messages.ERROR)
+        else:
+            self.message_user(request, done, messages.SUCCESS)
+        return self._back(tournament)
+
+    def withdraw_view(self, request: HttpRequest, tournament: Tournament) -> HttpResponse:
+        """Drop an entry (POST ``name``): it keeps its results and is not seated again."""
+        if request.method != "POST":
+            raise Http404("Withdraw with the button on the tournament's page.")
+        try:
+            entry = services.entry_withdraw(
+                tournament_id=tournament.pk, user=request.user, name=request.POST.get("name", "")
+            )
+        except problem_classes() as error:
+            self.message_user(request, str(error), messages.ERROR)
+        else:
+            self.message_user(
+                request, f"{entry.name} is withdrawn (results kept).", messages.SUCCESS
+            )
+        return self._back(tournament)
+
+    def register_view(self, request: HttpRequest, tournament: Tournament) -> HttpResponse:
+        """Register many entrants in one step (late entries too), all or none."""
         game = catalog.find_ruleset(tournament.ruleset).game
-        form = EntrantForm(request.POST if request.method == "POST" else None, game=game)
+        form = RegisterForm(request.POST if request.method == "POST" else None, game=game)
         if request.method == "POST" and form.is_valid():
+            entrants = form.entrants()
             try:
-                entry = services.entry_register(
-                    tournament_id=tournament.pk,
-                    user=request.user,
-                    player=form.cleaned_data["player"] or None,
-                    bot=form.cleaned_data["bot"] or None,
-                    name=form.cleaned_data["name"] or None,
+                entries = services.entries_register(
+                    tournament_id=tournament.pk, user=request.user, entrants=entrants
                 )
             except problem_classes() as error:
                 form.add_error(None, str(error))
+                for where, problems in (getattr(error, "errors", None) or {}).items():
+                    index = int(where.removeprefix("entries[").rstrip("]"))
+                    who = entrants[index].guest or entrants[index].player or entrants[index].bot
+                    form.add_error(None, f"{who}: {' '.join(problems)}")
             else:
+                joined = {entry.joined_round for entry in entries}
                 self.message_user(
                     request,
-                    f"{entry.name} is registered from round {entry.joined_round}.",
+                    f"{len(entries)} registered (playing from round {min(joined)}).",
                     messages.SUCCESS,
                 )
-                return redirect("admin:tournaments_tournament_register", tournament.pk)
-        return self._form_page(
-            request, form, title=f"Register for {tournament}", submit="Register", parent=tournament
+                return self._back(tournament)
+        return self._page(
+            request,
+            "form.html",
+            title=f"Register for {tournament}",
+            form=form,
+            submit="Register",
+            parent=tournament,
         )
 
-    def _form_page(
-        self,
-        request: HttpRequest,
-        form: Any,
-        *,
-        title: str,
-        submit: str,
-        parent: Tournament | None = None,
+    def result_view(
+        self, request: HttpRequest, tournament: Tournament, round_number: int, table_number: int
     ) -> HttpResponse:
-        context = {
-            **self.admin_site.each_context(request),
-            "title": title,
-            "opts": self.opts,
-            "form": form,
-            "submit": submit,
-            "parent": parent,
-        }
-        return TemplateResponse(request, "admin/tournaments/tournament/form.html", context)
+        """A table's result: checked and shown with running totals, then saved (a correction
+        when the table has one already: the earlier versions stay on record)."""
+        try:
+            table = selectors.table_of(
+                tournament=tournament, round_number=round_number, table_number=table_number
+            )
+        except errors.TableNotFound as error:
+            raise Http404(str(error)) from None
+        names = [s.entry.name for s in table.seats.select_related("entry").order_by("seat")]
+        entered = table.result_entries.order_by("-entered_at", "-pk").first()
+        scoring = Scoring(tournament.scoring)
+        fixed = tournament.deals_per_round is not None and scoring != Scoring.ABBOTT
+        earlier = sum(len(items) for items in (entered.result if entered else {}).values())
+        wanted = _int_or_none(request.GET.get("rows")) or 0
+        rows = (
+            tournament.deals_per_round
+            if fixed
+            else max(OPEN_ENDED_ROWS[scoring], earlier + 1, wanted)
+        )
+        form_kwargs = {"scoring": tournament.scoring, "names": names, "rows": rows, "fixed": fixed}
+        initial = (
+            TableResultForm.initial_from(tournament.scoring, names, entered.result)
+            if entered
+            else {}
+        )
+        form = TableResultForm(
+            request.POST if request.method == "POST" else None, initial=initial, **form_kwargs
+        )
+        preview, problems = None, []
+        if request.method == "POST" and form.is_valid():
+            result = form.result()
+            try:
+                preview = selectors.result_preview(
+                    tournament=tournament, names=names, result=result
+                )
+                if "_save" in request.POST:
+                    services.table_result_enter(
+                        tournament_id=tournament.pk,
+                        round_number=round_number,
+                        table_number=table_number,
+                        user=request.user,
+                        result=result,
+                        replace=table.recorded_at is not None,
+                    )
+                    self.message_user(
+                        request, f"Table {table_number}'s result is saved.", messages.SUCCESS
+                    )
+                    return self._back(tournament)
+            except results.ResultInvalid as error:
+                problems = _readable(error.errors)
+            except problem_classes() as error:
+                problems = [str(error), *_readable(getattr(error, "errors", None) or {})]
+        return self._page(
+            request,
+            "result.html",
+            title=f"Result of table {table_number}, round {round_number}",
+            parent=tournament,
+            table=table,
+            names=names,
+            form=form,
+            grid=form.grid(),
+            scoring=tournament.scoring,
+            preview=preview,
+            problems=problems,
+            entered=entered,
+            history=table.result_entries.select_related("entered_by").order_by("entered_at"),
+            more_rows=None if fixed else rows + 2,
+        )
 
-    def standings_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+    def standings_view(self, request: HttpRequest, tournament: Tournament) -> HttpResponse:
         """Rank, player, points, deals won, tie-breaks and a column per round, and the chart —
         with the selector's fixed number of queries whatever the field size."""
-        tournament = self.get_object(request, str(object_id))
-        if tournament is None:
-            return self._get_obj_does_not_exist_redirect(request, self.opts, str(object_id))
         standings = selectors.standings_table(tournament=tournament)
-        chart = charts.running_totals_svg(
-            selectors.running_totals(standings=standings), standings.round_numbers
-        )
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"Standings — {tournament}",
-            "opts": self.opts,
-            "tournament": tournament,
-            "rounds_played": tournament.current_round,
-            "standings": standings,
-            "rows": [
+        return self._page(
+            request,
+            "standings.html",
+            title=f"Standings — {tournament}",
+            parent=tournament,
+            tournament=tournament,
+            rounds_played=tournament.current_round,
+            standings=standings,
+            rows=[
                 (row, [row["round_points"][n] for n in standings.round_numbers])
                 for row in standings.rows
             ],
-            "chart": mark_safe(chart),  # built from escaped names and numbers only
-        }
-        return TemplateResponse(request, "admin/tournaments/tournament/standings.html", context)
+            chart=_chart(standings),
+        )
+
+    def print_view(self, request: HttpRequest, tournament: Tournament, sheet: str) -> HttpResponse:
+        """A4 sheets for the desk: ``pairings`` (by table and by name), ``slips`` (one result
+        slip per table) or ``standings``. The round is ``?round=N``, by default the latest."""
+        if sheet not in ("pairings", "slips", "standings"):
+            raise Http404("No such sheet.")
+        context: dict[str, Any] = {"tournament": tournament, "sheet": sheet}
+        if sheet == "standings":
+            context["standings"] = selectors.standings_table(tournament=tournament)
+        else:
+            seated = selectors.round_seating(
+                rounds=selectors.tournament_detail(tournament=tournament)["rounds"],
+                number=_int_or_none(request.GET.get("round")),
+            )
+            if seated is None:
+                raise Http404("No round is seated yet.")
+            context["round"] = seated
+            context["deal_boxes"] = range(1, selectors.slip_columns(tournament=tournament) + 1)
+        return self._page(
+            request,
+            f"print_{sheet}.html",
+            title=f"{tournament}: {sheet}",
+            parent=tournament,
+            **context,
+        )
+
+    def _page(self, request: HttpRequest, template: str, **context: Any) -> TemplateResponse:
+        return TemplateResponse(
+            request,
+            f"admin/tournaments/tournament/{template}",
+            {**self.admin_site.each_context(request), "opts": self.opts, **context},
+        )
+
+
+def _desk(tournament: Tournament) -> dict[str, Any]:
+    """What the desk panel of the tournament's page shows: the next steps, the current round's
+    tables with their results, and the entries."""
+    seated = selectors.round_seating(
+        rounds=selectors.tournament_detail(tournament=tournament)["rounds"], number=None
+    )
+    drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first()
+    steps = []
+    if tournament.status == Tournament.Status.REGISTERING:
+        steps = [("start", "Start: seat and publish round 1"), ("draft", "Seat round 1 as a draft")]
+    elif tournament.status == Tournament.Status.ROUND_COMPLETE:
+        steps = [("next_round", "Seat and publish the next round"), ("draft", "Seat it as a draft")]
+    if drafted is not None:
+        steps = [("publish", f"Publish round {drafted.number}"), *steps]
+    return {
+        "desk_steps": steps,
+        "desk_draft": drafted,
+        "desk_round": seated,
+        "desk_entries": list(tournament.entries.order_by("name")),
+    }
+
+
+def _chart(standings: selectors.Standings) -> SafeString:
+    return mark_safe(  # built from escaped names and numbers only
+        charts.score_chart_svg(standings.score_history, standings.round_numbers)
+    )
+
+
+def _readable(errors: dict[str, list[str]]) -> list[str]:
+    """``deals[1].points_left: No tally for Bob.`` as ``Deal 2: No tally for Bob.``"""
+    lines = []
+    for where, problems in errors.items():
+        head = where.split(".")[0]
+        if "[" in head:
+            kind, index = head.rstrip("]").split("[")
+            head = f"{kind.rstrip('s').capitalize()} {int(index) + 1}"
+        else:
+            head = head.capitalize()
+        lines += [f"{head}: {problem}" for problem in problems]
+    return lines
+
+
+def _int_or_none(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() else None
 
 
 class TableInline(admin.TabularInline):
     model = Table
     extra = 0
-    fields = ("number", "match_link", "recorded_at")
+    fields = ("number", "players", "outcome", "match_link", "recorded_at")
     readonly_fields = fields
     can_delete = False
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).prefetch_related("seats__entry")
+
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+        return False  # edited as a whole on the seating page, where the rules are checked
+
+    @admin.display(description="players, in seat order")
+    def players(self, table: Table) -> str:
+        return ", ".join(seat.entry.name for seat in table.seats.all())
 
     @admin.display(description="match")
     def match_link(self, table: Table) -> SafeString | str:
         return _match_link(table)
 
 
-class TableSeatInline(admin.TabularInline):
-    model = TableSeat
+class ByeInline(admin.TabularInline):
+    model = Bye
     extra = 0
-    fields = ("table", "seat", "entry")
+    fields = ("entry",)
     readonly_fields = fields
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # edited as a whole on the seating page, where the rules are checked
-
-
-class ByeInline(TableSeatInline):
-    model = Bye
-    fields = ("entry",)
-    readonly_fields = fields
+        return False
 
 
 BYE_PREFIX = "bye:"
@@ -341,16 +477,17 @@ def seating_text(drafted: Round) -> str:
 
 def parse_seating(text: str, names: dict[str, int]) -> tuple[list[list[int]], list[int]]:
     """Entry ids per table and of the byes from the organiser's text; unknown names are refused."""
+    by_name = {name.lower(): pk for name, pk in names.items()}
     tables, byes = [], []
     for line in filter(None, (line.strip() for line in text.splitlines())):
         is_bye = line.lower().startswith(BYE_PREFIX)
         listed = [
             n.strip() for n in line[len(BYE_PREFIX) if is_bye else 0 :].split(",") if n.strip()
         ]
-        unknown = [name for name in listed if name not in names]
+        unknown = [name for name in listed if name.lower() not in by_name]
         if unknown:
             raise ValueError(f"not entries of this tournament: {', '.join(unknown)}")
-        ids = [names[name] for name in listed]
+        ids = [by_name[name.lower()] for name in listed]
         if is_bye:
             byes += ids
         else:
@@ -384,7 +521,10 @@ class RoundAdmin(admin.ModelAdmin):
         "seating_link",
     )
     readonly_fields = fields
-    inlines = (TableInline, TableSeatInline, ByeInline)
+    inlines = (TableInline, ByeInline)
+
+    class Media:
+        css = PRINT_CSS
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -432,15 +572,27 @@ class RoundAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/tournaments/round/seating.html", context)
 
 
-@admin.register(ScoreLine)
-class ScoreLineAdmin(admin.ModelAdmin):
-    """Corrections: saving a line marks it corrected and recomputes standings and ratings."""
+class ResultEntryInline(admin.TabularInline):
+    model = ResultEntry
+    extra = 0
+    fields = ("entered_at", "entered_by", "result")
+    readonly_fields = fields
+    can_delete = False
 
-    list_display = ("table", "entry", "deal", "points", "won", "corrected")
-    list_filter = ("table__round__tournament", "corrected")
-    list_select_related = ("table__round__tournament", "entry")
-    fields = ("table", "entry", "deal", "points", "won", "corrected")
-    readonly_fields = ("table", "entry", "deal", "corrected")
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    """A table's record: its seats, score lines and every version of its result (read-only;
+    results are entered with the result form of the tournament's page)."""
+
+    list_display = ("__str__", "outcome", "recorded_at")
+    list_filter = ("outcome", "round__tournament")
+    fields = ("round", "number", "outcome", "recorded_at", "score_lines")
+    readonly_fields = fields
+    inlines = (ResultEntryInline,)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -448,7 +600,14 @@ class ScoreLineAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def save_model(self, request: HttpRequest, obj: ScoreLine, form: Any, change: bool) -> None:
-        services.score_line_correct(
-            line_id=obj.pk, points=obj.points, won=obj.won, user=request.user
+    @admin.display(description="score lines")
+    def score_lines(self, table: Table) -> SafeString:
+        lines = table.score_lines.select_related("entry").order_by("deal", "entry__name")
+        return format_html(
+            "<table><tr><th>deal</th><th>player</th><th>points</th><th>won</th></tr>{}</table>",
+            format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                ((ln.deal, ln.entry.name, ln.points, "✓" if ln.won else "") for ln in lines),
+            ),
         )

@@ -1,7 +1,10 @@
-"""A server-rendered SVG line chart of running totals, for the organiser's standings page.
+"""A server-rendered SVG line chart of the ranking score round by round, for the standings pages.
 
-Standard library only: the page needs no JavaScript, and the picture is the same in any browser and
-in a printout. Names are escaped here, so the result is safe to embed in HTML.
+It plots what ranks: each entry's score (the share of table opponents outscored, docs/rules.md §5)
+averaged over the rounds played so far, on a fixed 0–1 scale, so the line on top at the right is
+the leader. End labels are spread apart so they never overlap, with a thin leader line back to the
+point they name. Standard library only: no JavaScript, the same picture in any browser and in a
+printout. Names are escaped here, so the result is safe to embed in HTML.
 """
 
 from __future__ import annotations
@@ -9,54 +12,90 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from html import escape
 
-WIDTH, HEIGHT = 720, 360
-MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 48, 140, 16, 32
+WIDTH = 720
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 48, 200, 16, 32
+PLOT_HEIGHT = 300
+LABEL_GAP = 13  # the least distance between two end labels, in the chart's units (font 11)
+GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
 # Colour-blind-safe palette (Okabe & Ito), repeated with dashes once the colours run out.
 COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 
 
-def running_totals_svg(series: Mapping[str, Sequence[float]], rounds: Sequence[int]) -> str:
-    """One line per player through their total after each round; labels at the right-hand end."""
+def score_chart_svg(series: Mapping[str, Sequence[float | None]], rounds: Sequence[int]) -> str:
+    """One line per entry through its score after each round (``None``: not yet playing)."""
     plot_width = WIDTH - MARGIN_LEFT - MARGIN_RIGHT
-    plot_height = HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
-    top = max((value for values in series.values() for value in values), default=0) or 1
     step = plot_width / max(len(rounds) - 1, 1)
+    labels = _spread_labels(series)
+    height = max(MARGIN_TOP + PLOT_HEIGHT, *(y + 4 for y in labels.values())) + MARGIN_BOTTOM
 
     def x(index: int) -> float:
         return MARGIN_LEFT + (index * step if len(rounds) > 1 else plot_width / 2)
 
-    def y(value: float) -> float:
-        return MARGIN_TOP + plot_height * (1 - value / top)
-
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
-        f'height="{HEIGHT}" role="img" aria-label="Running totals by round" font-size="11">',
-        f'<line x1="{MARGIN_LEFT}" y1="{y(0):.1f}" x2="{MARGIN_LEFT + plot_width}" y2="{y(0):.1f}" stroke="#888"/>',
-        f'<line x1="{MARGIN_LEFT}" y1="{MARGIN_TOP}" x2="{MARGIN_LEFT}" y2="{y(0):.1f}" stroke="#888"/>',
-        f'<text x="{MARGIN_LEFT - 6}" y="{MARGIN_TOP + 4}" text-anchor="end">{top:g}</text>',
-        f'<text x="{MARGIN_LEFT - 6}" y="{y(0):.1f}" text-anchor="end">0</text>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height:.0f}" '
+        f'width="100%" style="max-width:{WIDTH}px" role="img" '
+        f'aria-label="Ranking score by round" font-size="11" font-family="sans-serif">'
     ]
+    for level in GRID:
+        parts.append(
+            f'<line x1="{MARGIN_LEFT}" y1="{_y(level):.1f}" x2="{MARGIN_LEFT + plot_width}" '
+            f'y2="{_y(level):.1f}" stroke="#ccc"/>'
+            f'<text x="{MARGIN_LEFT - 6}" y="{_y(level) + 4:.1f}" text-anchor="end">{level:g}</text>'
+        )
     parts += [
-        f'<text x="{x(i):.1f}" y="{HEIGHT - 10}" text-anchor="middle">round {number}</text>'
+        f'<text x="{x(i):.1f}" y="{MARGIN_TOP + PLOT_HEIGHT + 20}" text-anchor="middle">'
+        f"round {number}</text>"
         for i, number in enumerate(rounds)
     ]
     for n, (name, values) in enumerate(series.items()):
         colour = COLOURS[n % len(COLOURS)]
         dash = ' stroke-dasharray="5 3"' if n >= len(COLOURS) else ""
-        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+        plotted = [(x(i), _y(v)) for i, v in enumerate(values) if v is not None]
+        if not plotted:
+            continue
         label = escape(name)
+        points = " ".join(f"{px:.1f},{py:.1f}" for px, py in plotted)
         parts.append(
             f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash} points="{points}">'
             f"<title>{label}</title></polyline>"
         )
         parts += [
-            f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>'
-            for i, v in enumerate(values)
+            f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="{colour}"/>' for px, py in plotted
         ]
-        if values:
-            end_x, end_y = x(len(values) - 1) + 6, y(values[-1]) + 4
-            parts.append(
-                f'<text x="{end_x:.1f}" y="{end_y:.1f}" fill="{colour}">{label} ({values[-1]:g})</text>'
-            )
+        end_x, end_y = plotted[-1]
+        label_x, label_y = MARGIN_LEFT + plot_width + 16, labels[name]
+        parts.append(
+            f'<line x1="{end_x + 4:.1f}" y1="{end_y:.1f}" x2="{label_x - 3}" y2="{label_y:.1f}" '
+            f'stroke="{colour}" stroke-width="0.75"/>'
+            f'<text x="{label_x}" y="{label_y + 4:.1f}" fill="{colour}">'
+            f"{label} ({_last(values):.2f})</text>"
+        )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _y(score: float) -> float:
+    return MARGIN_TOP + PLOT_HEIGHT * (1 - score)
+
+
+def _last(values: Sequence[float | None]) -> float:
+    return next(value for value in reversed(values) if value is not None)
+
+
+def _spread_labels(series: Mapping[str, Sequence[float | None]]) -> dict[str, float]:
+    """Each label's height: at its line's end, pushed down just enough to clear the one above.
+
+    Labels keep the order of the lines' ends (ties in standings order), so reading down the
+    labels reads down the standings.
+    """
+    ends = sorted(
+        (_y(_last(values)), rank, name)
+        for rank, (name, values) in enumerate(series.items())
+        if any(value is not None for value in values)
+    )
+    placed: dict[str, float] = {}
+    floor = -float("inf")
+    for end, _, name in ends:
+        floor = max(end, floor + LABEL_GAP)
+        placed[name] = floor
+    return placed

@@ -1,6 +1,7 @@
 """The domain errors of the tournament service, each with a stable ``code`` and HTTP status.
 
-API.md names ``round_in_progress``; the others are listed in docs/api.md ("Tournaments").
+The API contract names ``round_in_progress``, ``invalid_result``, ``result_recorded`` and
+``bots_need_online_play``; the others are listed in docs/api.md ("Tournaments").
 """
 
 from switchsite.problems import ServiceError
@@ -64,3 +65,27 @@ class NoDraftRound(ServiceError):
 
 class InvalidSeating(ServiceError):
     status, code = 400, "invalid_seating"
+
+
+class TableNotFound(ServiceError):
+    status, code = 404, "not_found"
+
+
+class InvalidSettings(ServiceError):
+    status, code = 400, "invalid"
+
+
+class InvalidEntries(ServiceError):
+    status, code = 400, "invalid_entries"
+
+
+class BotsNeedOnlinePlay(ServiceError):
+    status, code = 400, "bots_need_online_play"
+
+
+class InvalidResult(ServiceError):
+    status, code = 400, "invalid_result"
+
+
+class ResultRecorded(ServiceError):
+    status, code = 409, "result_recorded"

@@ -1,14 +1,23 @@
-"""The organiser's forms in the admin. They check the shape of what was typed; the services check
-the rules (the same ones the API goes through), and the admin shows their refusals on the form."""
+"""The organiser's forms in the admin. They read what was typed into the shapes the services take
+(the same ones the API takes); the services check the rules, and the admin shows their refusals on
+the form."""
 
 from __future__ import annotations
 
+import csv
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
 
 from games import bots, catalog
 from tournaments.models import Tournament
+from tournaments.scoring import Scoring
+from tournaments.services import Entrant
+
+NAME_HEADERS = {"name", "player", "display name", "guest"}
+TIE = "__tie__"  # the Abbott winner choice for a tie (a hand nobody scores)
 
 
 class TournamentForm(forms.ModelForm):
@@ -24,7 +33,9 @@ class TournamentForm(forms.ModelForm):
             "name",
             "ruleset",
             "scoring",
-            "rounds",
+            "play",
+            "public",
+            "planned_rounds",
             "table_size",
             "deals_per_round",
             "target",
@@ -33,6 +44,9 @@ class TournamentForm(forms.ModelForm):
             "options",
         )
         help_texts = {
+            "play": "Offline: real cards at the tables; you enter each table's result here.",
+            "public": "Anyone may read its tables and standings (a page for players' phones).",
+            "table_size": "Players a table seats: a count the ruleset allows (Abbott: 4).",
             "deals_per_round": "Shedding: deals a table plays each round (default 1).",
             "target": "Instead of deals: a table plays until someone's total reaches this.",
             "options": 'House rules as option overrides on the preset, e.g. {"max_draw": 8}.',
@@ -51,22 +65,172 @@ class TournamentForm(forms.ModelForm):
         return arguments
 
 
-class EntrantForm(forms.Form):
-    """A registration by the organiser: a player by username, or a bot entrant."""
+class RegisterForm(forms.Form):
+    """Many entrants in one step: guests typed or pasted, players by username, and bots."""
 
-    player = forms.CharField(max_length=150, required=False, help_text="A player's username.")
-    bot = forms.ChoiceField(required=False, help_text="Or a bot strategy.")
-    name = forms.CharField(max_length=150, required=False, help_text="The bot's name (optional).")
+    guests = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 60}),
+        help_text="One name per line, or rows pasted from a spreadsheet or a CSV file with a "
+        "header: the column headed “name” (else the first column) is taken.",
+    )
+    players = forms.CharField(
+        required=False,
+        help_text="Usernames of players with accounts, separated by commas or spaces.",
+    )
+    bot = forms.ChoiceField(required=False, help_text="Online tournaments: a bot strategy…")
+    bot_count = forms.IntegerField(
+        required=False, min_value=1, max_value=50, help_text="…and how many bots of it."
+    )
 
     def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["bot"].choices = [("", "—"), *((s, s) for s in bots.strategies_for(game))]
 
+    def entrants(self) -> list[Entrant]:
+        data = self.cleaned_data
+        entrants = [Entrant(guest=name) for name in guest_names(data["guests"])]
+        entrants += [Entrant(player=name) for name in re.split(r"[\s,;]+", data["players"]) if name]
+        if data["bot"]:
+            entrants += [Entrant(bot=data["bot"])] * (data["bot_count"] or 1)
+        return entrants
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        player, bot = cleaned.get("player"), cleaned.get("bot")
-        if bool(player) == bool(bot):
-            raise forms.ValidationError("Name a player or choose a bot (one of the two).")
-        if player and cleaned.get("name"):
-            raise forms.ValidationError("A player enters under their username; names are for bots.")
+        if not self.errors and not self.entrants():
+            raise forms.ValidationError("Type at least one name, username or bot.")
         return cleaned
+
+
+def guest_names(text: str) -> list[str]:
+    """Display names from typed or pasted text (see :class:`RegisterForm`); blanks are skipped."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return []
+    delimiter = "\t" if "\t" in lines[0] else ","
+    header = [cell.strip().lower() for cell in lines[0].split(delimiter)]
+    if any(cell in NAME_HEADERS for cell in header):
+        column = next(i for i, cell in enumerate(header) if cell in NAME_HEADERS)
+        rows = csv.reader(lines[1:], delimiter=delimiter)
+        return [row[column].strip() for row in rows if len(row) > column and row[column].strip()]
+    return [line.split("\t")[0].strip() for line in lines if line.split("\t")[0].strip()]
+
+
+class TableResultForm(forms.Form):
+    """One table's result, deal by deal (or hand by hand), in the shape of the result endpoint.
+
+    ``french``: per deal, tick who went out and type every other player's tally; ``placement``:
+    per deal, the players in finishing order; ``abbott``: per hand, the winner (or a tie) and the
+    alliance, if one was made. Rows left blank are not sent when the number of deals is not fixed.
+    """
+
+    def __init__(
+        self,
+        *args: Any,
+        scoring: str,
+        names: Sequence[str],
+        rows: int,
+        fixed: bool,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.scoring, self.names, self.rows, self.fixed = Scoring(scoring), list(names), rows, fixed
+        pick = [("", "—"), *((name, name) for name in self.names)]
+        for row in range(self.rows):
+            if self.scoring == Scoring.FRENCH:
+                for seat, name in enumerate(self.names):
+                    self.fields[f"d{row}-out-{seat}"] = forms.BooleanField(
+                        required=False, label=f"{name} went out"
+                    )
+                    self.fields[f"d{row}-tally-{seat}"] = forms.IntegerField(
+                        required=False, label=f"{name}'s tally", widget=_small_number()
+                    )
+            elif self.scoring == Scoring.PLACEMENT:
+                for place in range(len(self.names)):
+                    self.fields[f"d{row}-place-{place}"] = forms.ChoiceField(
+                        required=False, choices=pick, label=f"place {place + 1}"
+                    )
+            else:
+                self.fields[f"d{row}-winner"] = forms.ChoiceField(
+                    required=False, choices=[*pick, (TIE, "tie: nobody scores")], label="winner"
+                )
+                self.fields[f"d{row}-chooser"] = forms.ChoiceField(
+                    required=False, choices=pick, label="chose a partner"
+                )
+                self.fields[f"d{row}-chosen"] = forms.ChoiceField(
+                    required=False, choices=pick, label="partner chosen"
+                )
+
+    def grid(self) -> list[dict[str, Any]]:
+        """The fields row by row, for the template: ``cells`` per seat (or place)."""
+        rows = []
+        for row in range(self.rows):
+            if self.scoring == Scoring.FRENCH:
+                cells = [
+                    (self[f"d{row}-out-{seat}"], self[f"d{row}-tally-{seat}"])
+                    for seat in range(len(self.names))
+                ]
+            elif self.scoring == Scoring.PLACEMENT:
+                cells = [(self[f"d{row}-place-{p}"],) for p in range(len(self.names))]
+            else:
+                cells = [(self[f"d{row}-{part}"],) for part in ("winner", "chooser", "chosen")]
+            rows.append({"number": row + 1, "cells": cells})
+        return rows
+
+    def result(self) -> dict[str, Any]:
+        """The body of the result endpoint (checked by the service, not here)."""
+        data = self.cleaned_data
+        items = [self._row(data, row) for row in range(self.rows)]
+        if not self.fixed:
+            items = [item for item in items if item is not None]
+        items = [item or {} for item in items]
+        return {"hands" if self.scoring == Scoring.ABBOTT else "deals": items}
+
+    def _row(self, data: dict[str, Any], row: int) -> dict[str, Any] | None:
+        """One deal or hand, or None when the row was left blank."""
+        if self.scoring == Scoring.FRENCH:
+            out = [n for seat, n in enumerate(self.names) if data[f"d{row}-out-{seat}"]]
+            tallies = {
+                name: data[f"d{row}-tally-{seat}"]
+                for seat, name in enumerate(self.names)
+                if data[f"d{row}-tally-{seat}"] is not None and name not in out
+            }
+            if not out and not tallies:
+                return None
+            return {"winner": out[0] if len(out) == 1 else out, "points_left": tallies}
+        if self.scoring == Scoring.PLACEMENT:
+            order = [data[f"d{row}-place-{p}"] for p in range(len(self.names))]
+            return {"order": [name for name in order if name]} if any(order) else None
+        winner, chooser, chosen = (
+            data[f"d{row}-{part}"] for part in ("winner", "chooser", "chosen")
+        )
+        if not (winner or chooser or chosen):
+            return None
+        alliance = {"chooser": chooser, "chosen": chosen} if chooser or chosen else None
+        return {"winner": None if winner in (TIE, "") else winner, "alliance": alliance}
+
+    @classmethod
+    def initial_from(cls, scoring: str, names: Sequence[str], result: dict[str, Any]) -> dict:
+        """Form values showing an entered result again (to correct it)."""
+        initial: dict[str, Any] = {}
+        seats = {name: seat for seat, name in enumerate(names)}
+        for row, item in enumerate(result.get("hands") or result.get("deals") or []):
+            if scoring == Scoring.FRENCH:
+                if item.get("winner") in seats:
+                    initial[f"d{row}-out-{seats[item['winner']]}"] = True
+                for name, tally in (item.get("points_left") or {}).items():
+                    if name in seats:
+                        initial[f"d{row}-tally-{seats[name]}"] = tally
+            elif scoring == Scoring.PLACEMENT:
+                for place, name in enumerate(item.get("order") or []):
+                    initial[f"d{row}-place-{place}"] = name
+            else:
+                initial[f"d{row}-winner"] = item.get("winner") or TIE
+                alliance = item.get("alliance") or {}
+                initial[f"d{row}-chooser"] = alliance.get("chooser", "")
+                initial[f"d{row}-chosen"] = alliance.get("chosen", "")
+        return initial
+
+
+def _small_number() -> forms.NumberInput:
+    return forms.NumberInput(attrs={"min": 0, "style": "width: 5em"})

@@ -9,26 +9,29 @@ seeds of the draws) or what is expensive and history-dependent (ratings, via ``R
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
+
+from tournaments.scoring import ByePolicy, Scoring
+from tournaments.seating import SeatingMode
+
+
+def _choices(values: type[StrEnum]) -> list[tuple[str, str]]:
+    """Model choices from an enum of the pure modules, which own the concept."""
+    return [(value.value, value.value.replace("_", " ").capitalize()) for value in values]
 
 
 class Tournament(models.Model):
-    class Scoring(models.TextChoices):
-        FRENCH = "french"
-        ABBOTT = "abbott"
-        PLACEMENT = "placement"
+    class Play(models.TextChoices):
+        """``online``: every table is a server match. ``offline``: real cards; the desk enters
+        each table's result."""
 
-    class Seating(models.TextChoices):
-        RANDOM = "random"
-        BALANCED = "balanced"
-        SWISS = "swiss"
-
-    class ByePolicy(models.TextChoices):
-        ZERO = "zero"
-        AVERAGE = "average"
-        MAXIMUM = "maximum"
+        ONLINE = "online"
+        OFFLINE = "offline"
 
     class Status(models.TextChoices):
         REGISTERING = "registering"
@@ -39,13 +42,20 @@ class Tournament(models.Model):
     name = models.CharField(max_length=120)
     ruleset = models.CharField(max_length=40)
     options = models.JSONField(default=dict, blank=True)
-    scoring = models.CharField(max_length=10, choices=Scoring.choices)
-    rounds = models.PositiveSmallIntegerField()
+    scoring = models.CharField(max_length=10, choices=_choices(Scoring))
+    planned_rounds = models.PositiveSmallIntegerField()
     table_size = models.PositiveSmallIntegerField()
     deals_per_round = models.PositiveSmallIntegerField(null=True, blank=True)
     target = models.PositiveIntegerField(null=True, blank=True)
-    seating = models.CharField(max_length=10, choices=Seating.choices, default=Seating.BALANCED)
-    bye_policy = models.CharField(max_length=10, choices=ByePolicy.choices, default=ByePolicy.ZERO)
+    seating = models.CharField(
+        max_length=10, choices=_choices(SeatingMode), default=SeatingMode.BALANCED
+    )
+    bye_policy = models.CharField(
+        max_length=10, choices=_choices(ByePolicy), default=ByePolicy.ZERO
+    )
+    play = models.CharField(max_length=10, choices=Play.choices, default=Play.ONLINE)
+    # A public tournament has pages anyone may read (tables, standings), without logging in.
+    public = models.BooleanField(default=False)
     status = models.CharField(max_length=15, choices=Status.choices, default=Status.REGISTERING)
     # Decides the standings' lots; drawn once, so lots never change during the event.
     seed = models.BigIntegerField()
@@ -58,7 +68,7 @@ class Tournament(models.Model):
         ordering = ("-created_at", "-pk")
         constraints = (
             models.CheckConstraint(
-                condition=Q(rounds__gte=1),
+                condition=Q(planned_rounds__gte=1),
                 name="tournament_one_or_more_rounds",
                 violation_error_message="A tournament has at least one round.",
             ),
@@ -79,12 +89,19 @@ class Tournament(models.Model):
 
 
 class Entry(models.Model):
-    """A player, or a bot entrant with a strategy, in one tournament.
+    """A player (a user), a guest (a display name only, no account) or a bot entrant with a
+    strategy, in one tournament. Everything shown — tables, results, standings — uses ``name``,
+    unique in the tournament whatever its letter case.
 
     ``joined_round`` is the first round the entry may be seated in (a late entry joins the round
     after the one being played); ``withdrawn_after`` the number of rounds seated before it left.
-    Bot entrants carry their own rating (humans' live on their game profile).
+    Guests and bots carry their own rating (players' live on their game profile).
     """
+
+    class Kind(models.TextChoices):
+        PLAYER = "player"
+        GUEST = "guest"
+        BOT = "bot"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(
@@ -111,11 +128,15 @@ class Entry(models.Model):
                 condition=Q(player__isnull=False),
                 name="entry_one_per_player",
             ),
-            models.UniqueConstraint(fields=["tournament", "name"], name="entry_unique_name"),
+            models.UniqueConstraint(
+                "tournament",
+                Lower("name"),
+                name="entry_unique_name",
+                violation_error_message="Another entry of this tournament has this name.",
+            ),
             models.CheckConstraint(
-                condition=(Q(player__isnull=False) & Q(bot_strategy=""))
-                | (Q(player__isnull=True) & ~Q(bot_strategy="")),
-                name="entry_player_or_bot",
+                condition=Q(player__isnull=True) | Q(bot_strategy=""),
+                name="entry_player_guest_or_bot",
             ),
         )
 
@@ -126,6 +147,12 @@ class Entry(models.Model):
     def is_active(self) -> bool:
         return self.withdrawn_after is None
 
+    @property
+    def kind(self) -> Entry.Kind:
+        if self.player_id is not None:
+            return Entry.Kind.PLAYER
+        return Entry.Kind.BOT if self.bot_strategy else Entry.Kind.GUEST
+
 
 class Round(models.Model):
     """One round. A ``draft`` may be edited by the organiser; publishing it starts the tables."""
@@ -135,8 +162,9 @@ class Round(models.Model):
         PUBLISHED = "published"
         COMPLETE = "complete"
 
-    # The reverse accessor stays ``round_set``: ``rounds`` is the planned number of rounds.
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
+    PLAYED = (Status.PUBLISHED, Status.COMPLETE)  # published: seated, being or been played
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     # The draw's seed: with the entries and the earlier rounds it reproduces the seating.
@@ -158,6 +186,17 @@ class Round(models.Model):
 
 
 class Table(models.Model):
+    """One table of a round. Online, its match is played on the server; offline (real cards) it
+    has no match and waits for the desk's result. ``outcome`` says where its score lines came
+    from; ``recorded_at`` is set once it has them (or was forfeited), and the round is complete
+    when every table is recorded."""
+
+    class Outcome(models.TextChoices):
+        NONE = "", "no result yet"
+        PLAYED = "played", "played on the server"
+        ENTERED = "entered", "entered at the desk"
+        FORFEITED = "forfeited", "forfeited: abandoned with no result"
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     match = models.OneToOneField(
@@ -167,7 +206,7 @@ class Table(models.Model):
         blank=True,
         related_name="tournament_table",
     )
-    # Set when the finished match's score lines are written; the round is complete when all are.
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True)
     recorded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -213,19 +252,34 @@ class Bye(models.Model):
         return f"bye for {self.entry} in round {self.round.number}"
 
 
-class ScoreLine(models.Model):
-    """One entry's points in one deal (shedding) or hand (Abbott) at one table.
+class ResultEntry(models.Model):
+    """A table result as the desk entered it (the body of the result endpoint), with who and
+    when. Append-only: a correction adds a row, so every earlier version stays on record."""
 
-    Written from the finished match; a rerun overwrites the same line. ``corrected`` marks a line
-    the organiser edited: reruns leave it alone.
-    """
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="result_entries")
+    result = models.JSONField()
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("table", "entered_at", "pk")
+        verbose_name_plural = "result entries"
+
+    def __str__(self) -> str:
+        return f"result of {self.table} entered by {self.entered_by} at {self.entered_at:%H:%M}"
+
+
+class ScoreLine(models.Model):
+    """One entry's points in one deal (shedding) or hand (Abbott) at one table: written from the
+    finished match, or from the desk's result (which replaces them whole)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="score_lines")
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="score_lines")
     deal = models.PositiveSmallIntegerField()
     points = models.IntegerField()
     won = models.BooleanField(default=False)
-    corrected = models.BooleanField(default=False)
 
     class Meta:
         ordering = ("table", "deal", "entry")
@@ -239,23 +293,22 @@ class ScoreLine(models.Model):
 
 
 class RatedGame(models.Model):
-    """One rating update: a whole match (``hand`` 0), or for Abbott one hand, whose alliance makes
-    the teams. Unique per match and hand, so a rating is updated once; the rows are replayed in
-    date order when a correction changes a result.
+    """One rating update: a table's whole result (``hand`` 0), or for Abbott one hand, whose
+    alliance makes the teams. Unique per table and hand, so a rating is updated once; the rows are
+    replayed in date order when a correction changes a result.
 
     ``teams`` lists entry ids per team; ``ranks`` each team's place (1 best, ties share).
     """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rated_games")
-    match = models.ForeignKey("games.Match", on_delete=models.PROTECT, related_name="+")
     hand = models.PositiveSmallIntegerField(default=0)
     teams = models.JSONField()
     ranks = models.JSONField()
     played_at = models.DateTimeField()
 
     class Meta:
-        ordering = ("played_at", "match", "hand")
-        constraints = (models.UniqueConstraint(fields=["match", "hand"], name="rated_game_once"),)
+        ordering = ("played_at", "table", "hand")
+        constraints = (models.UniqueConstraint(fields=["table", "hand"], name="rated_game_once"),)
 
     def __str__(self) -> str:
-        return f"rating update for match {self.match_id} hand {self.hand}"
+        return f"rating update for {self.table} hand {self.hand}"

@@ -5,7 +5,8 @@ player per team, except Abbott's Switch alliances, which are two-player teams �
 finishing rank (1 is first; equal ranks are a tie). After a correction the ratings are recomputed
 from scratch by replaying every match in date order, because a rating depends on the whole history.
 
-``ordinal`` is openskill's conservative estimate ``mu − 3·sigma``: the number to sort a ladder by.
+:func:`conservative_rating` (``mu − 3·sigma``, openskill's "ordinal") is the one number shown and
+sorted by, wherever a rating appears.
 """
 
 from __future__ import annotations
@@ -20,11 +21,19 @@ PlayerId = Hashable
 MODEL = PlackettLuce()
 
 
+def conservative_rating(mu: float, sigma: float) -> float:
+    """The rating one can be fairly sure of: the mean less three standard deviations."""
+    return mu - 3 * sigma
+
+
 @dataclass(frozen=True)
 class Rating:
     mu: float
     sigma: float
-    ordinal: float
+
+    @property
+    def ordinal(self) -> float:
+        return conservative_rating(self.mu, self.sigma)
 
 
 @dataclass(frozen=True)
@@ -79,4 +88,4 @@ def recompute_ratings(matches: Iterable[RatedMatch]) -> dict[PlayerId, Rating]:
 
 
 def _plain(rating: PlackettLuceRating) -> Rating:
-    return Rating(mu=rating.mu, sigma=rating.sigma, ordinal=rating.ordinal())
+    return Rating(mu=rating.mu, sigma=rating.sigma)

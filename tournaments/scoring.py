@@ -5,6 +5,9 @@ scores; here every table result is just each entry's raw points at that table (a
 Abbott total or placement points) and the deals each entry won there. Arithmetic is exact
 (fractions), so entries whose results are equal are really tied, never split by a rounding error.
 
+**Scorings** (:class:`Scoring`): ``french`` (the French tally, docs/rules.md §5), ``placement``
+(the finishing order of each deal) and ``abbott`` (Abbott's running totals, docs/rules.md §4).
+
 **Placement points** (:func:`placement_points`): at a table of ``n``, the first to finish gets
 ``n − 1``, the next ``n − 2``, …, the last 0 — one point per opponent finished ahead of.
 
@@ -12,6 +15,11 @@ Abbott total or placement points) and the deals each entry won there. Arithmetic
 opponents one outscored, a tie counting one half (match-pointing, as in bridge): outscoring all
 three opponents at a table of four is 1, beating one and tying one is (1 + ½) / 3 = ½. The score is
 the average of these shares over the tables played and the byes.
+
+**Forfeited tables**: a table whose game was abandoned with no result (every human resigned) and
+no result from the desk counts as played and lost by everyone at it: score 0, share 0, no points,
+and nobody met anybody there (it counts for no opponents' score or head-to-head). Scoring them as
+a draw would rank players who walked away above players who played and lost.
 
 **Byes**, per the organiser's bye policy, are credited for each per-round figure (score, points,
 share of the table's points): ``zero`` — 0; ``average`` — the entry's own average of that figure over
@@ -52,6 +60,12 @@ Entry = Hashable
 OPPONENT_SCORE_FLOOR = Fraction(1, 3)
 
 
+class Scoring(StrEnum):
+    FRENCH = "french"
+    PLACEMENT = "placement"
+    ABBOTT = "abbott"
+
+
 class ByePolicy(StrEnum):
     ZERO = "zero"
     AVERAGE = "average"
@@ -60,11 +74,15 @@ class ByePolicy(StrEnum):
 
 @dataclass(frozen=True)
 class TableResult:
-    """One table of one round: each entry's raw points there, and the deals each won."""
+    """One table of one round: each entry's raw points there, and the deals each won.
+
+    ``forfeited``: the table has no result and everyone at it lost (see the module docstring).
+    """
 
     round_number: int
     points: Mapping[Entry, float]
     deals_won: Mapping[Entry, int] = field(default_factory=dict)
+    forfeited: bool = False
 
     def __post_init__(self) -> None:
         if len(self.points) < 2:
@@ -133,8 +151,7 @@ def standings(
     _check_one_place_per_round(tables, byes)
     played: dict[Entry, list[_Played]] = defaultdict(list)
     for table in tables:
-        scores = table_scores(table.points)
-        shares = _table_shares(table.points)
+        scores, shares = _table_figures(table)
         for entry, own in table.points.items():
             played[entry].append(
                 _Played(
@@ -143,7 +160,9 @@ def standings(
                     points=Fraction(own),
                     share=shares[entry],
                     deals_won=table.deals_won.get(entry, 0),
-                    opponents={rival: p for rival, p in table.points.items() if rival != entry},
+                    opponents={}
+                    if table.forfeited
+                    else {rival: p for rival, p in table.points.items() if rival != entry},
                 )
             )
     round_best = _round_best(played)
@@ -263,6 +282,14 @@ def _mean(values: Iterable[Fraction], count: int) -> Fraction:
 def _compare(own: float, other: float) -> Fraction:
     """1 for a win, ½ for a tie, 0 for a loss."""
     return Fraction(1) if own > other else Fraction(1, 2) if own == other else Fraction(0)
+
+
+def _table_figures(table: TableResult) -> tuple[dict[Entry, Fraction], dict[Entry, Fraction]]:
+    """Each entry's score and share of the table's points (both 0 at a forfeited table)."""
+    if table.forfeited:
+        nothing = dict.fromkeys(table.points, Fraction(0))
+        return nothing, dict(nothing)
+    return table_scores(table.points), _table_shares(table.points)
 
 
 def _table_shares(points: Mapping[Entry, float]) -> dict[Entry, Fraction]:

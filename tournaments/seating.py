@@ -15,6 +15,12 @@ needs exactly four, or two for ``abbott-2``), as few entries as possible sit out
 (``random`` at random; ``swiss``, and ``balanced`` seating a single round, as part of the search;
 ``balanced`` planning several rounds at random, round by round).
 
+**Bots** (online tournaments may enter them) sit together: when the humans alone fill tables
+without a bye and there are bots enough for a table, humans and bots are seated apart; otherwise
+the tables of the whole field get as many bot-only tables as the sizes allow and the remaining bots
+share one table. A bye goes to a bot before any human: no human sits out while a bot plays. The
+searches below only ever swap a bot with a bot and a human with a human, so neither rule is undone.
+
 **Repeat cost.** A pair that has met ``k`` times before costs ``10·((k+1)²−1)`` for meeting again:
 0 for a first meeting, 30 for the second, 80 for the third, 150 for the fourth. The ``balanced``
 and ``swiss`` modes minimise the total by swapping two entries between tables of the same round:
@@ -49,10 +55,11 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
+from itertools import product
 
 Entry = Hashable
 
@@ -69,10 +76,7 @@ class SeatingMode(StrEnum):
 
 @dataclass(frozen=True)
 class TableBounds:
-    """Table sizes allowed by the ruleset (``players`` min and max) and the organiser's choice.
-
-    ``preferred`` outside the ruleset's bounds is treated as the nearest bound.
-    """
+    """Table sizes allowed by the ruleset (``players`` min and max) and the organiser's choice."""
 
     min_players: int
     max_players: int
@@ -83,18 +87,25 @@ class TableBounds:
             raise SeatingError(
                 f"table bounds must satisfy 2 ≤ min ≤ max, not {self.min_players}–{self.max_players}"
             )
-
-    @property
-    def target(self) -> int:
-        return min(max(self.preferred, self.min_players), self.max_players)
+        if not self.min_players <= self.preferred <= self.max_players:
+            allowed = (
+                f"{self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            raise SeatingError(
+                f"tables of this ruleset seat {allowed} players, not {self.preferred}"
+            )
 
 
 @dataclass(frozen=True)
 class Layout:
-    """The table sizes of one round (largest first) and how many entries get a bye."""
+    """The table sizes of one round, how many entries get a bye, and how many bots sit at each
+    table (``table_bots``, one number per table; bots' byes come first)."""
 
     table_sizes: tuple[int, ...]
     byes: int
+    table_bots: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -161,12 +172,49 @@ def table_layout(entry_count: int, bounds: TableBounds) -> Layout:
         if table_counts:
             count = min(
                 table_counts,
-                key=lambda count: (abs(Fraction(seated, count) - bounds.target), -count),
+                key=lambda count: (abs(Fraction(seated, count) - bounds.preferred), -count),
             )
             base, larger = divmod(seated, count)
             sizes = (base + 1,) * larger + (base,) * (count - larger)
             return Layout(table_sizes=sizes, byes=entry_count - seated)
     return Layout(table_sizes=(), byes=entry_count)
+
+
+def layout_with_bots(humans: int, bots: int, bounds: TableBounds) -> Layout:
+    """The round's tables when ``bots`` of the entries are bots (see "Bots" above)."""
+    human_only, bot_only = table_layout(humans, bounds), table_layout(bots, bounds)
+    if bots and bot_only.table_sizes and not human_only.byes:
+        return Layout(
+            table_sizes=human_only.table_sizes + bot_only.table_sizes,
+            byes=bot_only.byes,
+            table_bots=(0,) * len(human_only.table_sizes) + bot_only.table_sizes,
+        )
+    whole = table_layout(humans + bots, bounds)
+    seated_bots = bots - min(whole.byes, bots)
+    return replace(whole, table_bots=_bots_per_table(whole.table_sizes, seated_bots))
+
+
+def _bots_per_table(sizes: Sequence[int], bots: int) -> tuple[int, ...]:
+    """As many tables of bots only as the sizes allow; the bots left over share one more table."""
+    by_size = Counter(sizes)
+    best: tuple[int, int, dict[int, int]] = (-1, 0, {})
+    for choice in product(*(range(by_size[size] + 1) for size in by_size)):
+        filled = dict(zip(by_size, choice, strict=True))
+        seated = sum(size * count for size, count in filled.items())
+        if seated <= bots and (seated, -sum(choice)) > best[:2]:
+            best = (seated, -sum(choice), filled)
+    left_over, filled = bots - best[0], dict(best[2])
+    result = []
+    for size in sizes:
+        if filled.get(size):
+            filled[size] -= 1
+            result.append(size)
+        elif left_over:
+            result.append(left_over)
+            left_over = 0
+        else:
+            result.append(0)
+    return tuple(result)
 
 
 def meeting_cost(times_met: int) -> int:
@@ -182,6 +230,7 @@ def draw_round(
     history: SeatingHistory,
     seed: int,
     rounds_left: int = 1,
+    bots: Collection[Entry] = (),
 ) -> Draw:
     """Seat the next round (and, in ``balanced`` mode, plan the ``rounds_left`` rounds to come).
 
@@ -189,6 +238,7 @@ def draw_round(
     first. ``balanced`` returns all ``rounds_left`` planned rounds so the organiser sees the whole
     plan; re-planning before each round with the real history keeps the plan right when entries
     join or withdraw. The other modes return one round, since later rounds depend on results.
+    ``bots`` are the entries that are bots (see "Bots" in the module docstring).
     """
     mode = SeatingMode(mode)
     if len(set(entries)) != len(entries):
@@ -196,13 +246,14 @@ def draw_round(
     if rounds_left < 1:
         raise SeatingError("there is no round left to seat")
     rng = random.Random(seed)
-    layout = table_layout(len(entries), bounds)
+    bots = frozenset(bots) & frozenset(entries)
+    layout = layout_with_bots(len(entries) - len(bots), len(bots), bounds)
     if mode is SeatingMode.BALANCED:
-        groups = _plan_balanced(entries, layout, history, rounds_left, rng)
+        groups = _plan_balanced(entries, layout, history, rounds_left, rng, bots)
     elif mode is SeatingMode.SWISS:
-        groups = [_plan_one_round(entries, layout, history, rng)]
+        groups = [_plan_one_round(entries, layout, history, rng, bots)]
     else:
-        groups = [_plan_random(entries, layout, history.byes, rng)]
+        groups = [_plan_random(entries, layout, history.byes, rng, bots)]
     rounds = _assign_seats(groups, history, rng)
     return Draw(rounds=rounds, report=repeat_report(rounds, history), seed=seed)
 
@@ -213,11 +264,13 @@ def review_round(
     entries: Sequence[Entry],
     bounds: TableBounds,
     history: SeatingHistory,
+    bots: Collection[Entry] = (),
 ) -> RepeatReport:
     """Check an organiser-edited round and report its repeats.
 
     Every active entry must appear exactly once (at a table or with a bye), nobody else may appear,
-    and every table must be within the ruleset's bounds. Raises :class:`SeatingError` otherwise.
+    every table must be within the ruleset's bounds, and no human may sit out while one of
+    ``bots`` plays. Raises :class:`SeatingError` otherwise.
     """
     placed = [entry for table in seating.tables for entry in table] + list(seating.byes)
     twice = [entry for entry, count in Counter(placed).items() if count > 1]
@@ -237,6 +290,12 @@ def review_round(
                 f"table {number} has {len(table)} players; the ruleset allows "
                 f"{bounds.min_players} to {bounds.max_players}"
             )
+    bots_playing = [entry for entry in _seated(seating) if entry in bots]
+    humans_out = [entry for entry in seating.byes if entry not in bots]
+    if bots_playing and humans_out:
+        raise SeatingError(
+            f"byes for {', '.join(map(str, humans_out))} while bots play: give the byes to bots"
+        )
     return repeat_report([seating], history)
 
 
@@ -292,18 +351,40 @@ def _bye_pool(
     return forced, eligible
 
 
+def _byes_by_kind(
+    entries: Sequence[Entry], layout: Layout, bots: frozenset[Entry]
+) -> list[tuple[list[Entry], int]]:
+    """The entries of each kind (bots, then humans) and how many byes each kind gets: bots first."""
+    robots = [entry for entry in entries if entry in bots]
+    humans = [entry for entry in entries if entry not in bots]
+    robot_byes = min(layout.byes, len(robots))
+    return [(robots, robot_byes), (humans, layout.byes - robot_byes)]
+
+
 def _pick_byes(
-    entries: Sequence[Entry], byes: int, bye_counts: Counter[Entry], rng: random.Random
+    entries: Sequence[Entry],
+    layout: Layout,
+    bye_counts: Counter[Entry],
+    rng: random.Random,
+    bots: frozenset[Entry],
 ) -> list[Entry]:
-    forced, eligible = _bye_pool(entries, byes, bye_counts)
-    return forced + rng.sample(eligible, byes - len(forced))
+    byes = []
+    for group, count in _byes_by_kind(entries, layout, bots):
+        forced, eligible = _bye_pool(group, count, bye_counts)
+        byes += forced + rng.sample(eligible, count - len(forced))
+    return byes
 
 
-def _cut(entries: Sequence[Entry], sizes: Sequence[int]) -> list[list[Entry]]:
-    tables, start = [], 0
-    for size in sizes:
-        tables.append(list(entries[start : start + size]))
-        start += size
+def _cut(seated: Sequence[Entry], layout: Layout, bots: frozenset[Entry]) -> list[list[Entry]]:
+    """Tables of the layout's sizes, filled in the order given: its bots where the layout puts bots."""
+    robots = [entry for entry in seated if entry in bots]
+    humans = [entry for entry in seated if entry not in bots]
+    tables, robot, human = [], 0, 0
+    robot_counts = layout.table_bots or (0,) * len(layout.table_sizes)
+    for size, robot_count in zip(layout.table_sizes, robot_counts, strict=True):
+        human_count = size - robot_count
+        tables.append(robots[robot : robot + robot_count] + humans[human : human + human_count])
+        robot, human = robot + robot_count, human + human_count
     return tables
 
 
@@ -316,12 +397,16 @@ class _Grouping:
 
 
 def _plan_random(
-    entries: Sequence[Entry], layout: Layout, bye_counts: Counter[Entry], rng: random.Random
+    entries: Sequence[Entry],
+    layout: Layout,
+    bye_counts: Counter[Entry],
+    rng: random.Random,
+    bots: frozenset[Entry],
 ) -> _Grouping:
-    byes = _pick_byes(entries, layout.byes, bye_counts, rng)
+    byes = _pick_byes(entries, layout, bye_counts, rng, bots)
     seated = [entry for entry in entries if entry not in set(byes)]
     rng.shuffle(seated)
-    return _Grouping(tables=_cut(seated, layout.table_sizes), byes=byes)
+    return _Grouping(tables=_cut(seated, layout, bots), byes=byes)
 
 
 def _plan_balanced(
@@ -330,17 +415,19 @@ def _plan_balanced(
     history: SeatingHistory,
     rounds: int,
     rng: random.Random,
+    bots: frozenset[Entry],
 ) -> list[_Grouping]:
     """All rounds at once: a random start, then the local search over the whole plan."""
     if rounds == 1:
-        return [_plan_one_round(_shuffled(entries, rng), layout, history, rng, keep_order=False)]
+        shuffled = _shuffled(entries, rng)
+        return [_plan_one_round(shuffled, layout, history, rng, bots, keep_order=False)]
     bye_counts = Counter(history.byes)
     starts = []
     for _ in range(rounds):
-        start = _plan_random(entries, layout, bye_counts, rng)
+        start = _plan_random(entries, layout, bye_counts, rng, bots)
         bye_counts.update(start.byes)
         starts.append(start)
-    search = _Search(entries, history, rng)
+    search = _Search(entries, history, rng, bots)
     for start in starts:
         search.add_round(start.tables, byes=start.byes, bye_eligible=())
     # The byes are fixed, so the layout's lower bound holds for every plan the search can reach,
@@ -361,6 +448,7 @@ def _plan_one_round(
     layout: Layout,
     history: SeatingHistory,
     rng: random.Random,
+    bots: frozenset[Entry],
     *,
     keep_order: bool = True,
 ) -> _Grouping:
@@ -369,11 +457,14 @@ def _plan_one_round(
     Byes start with the lowest-standing of the entries due one, and the search may hand them to
     any other entry due one. With ``keep_order=False`` only the repeat cost counts.
     """
-    forced, eligible = _bye_pool(standing_order, layout.byes, history.byes)
-    byes = forced + eligible[len(eligible) - (layout.byes - len(forced)) :]
+    byes, eligible = [], []
+    for group, count in _byes_by_kind(standing_order, layout, bots):
+        forced, due = _bye_pool(group, count, history.byes)
+        byes += forced + due[len(due) - (count - len(forced)) :]
+        eligible += due
     seated = [entry for entry in standing_order if entry not in set(byes)]
-    home_tables = _cut(seated, layout.table_sizes)
-    search = _Search(standing_order, history, rng)
+    home_tables = _cut(seated, layout, bots)
+    search = _Search(standing_order, history, rng, bots)
     search.add_round(home_tables, byes=byes, bye_eligible=eligible)
     if keep_order:
         search.keep_near(home_tables)
@@ -390,7 +481,8 @@ class _Search:
 
     ``meet[a][b]`` holds how often entries ``a`` and ``b`` have met, history included, so the
     change in cost of a swap is read off the rows of the two entries swapped. The last table of
-    every round holds its byes, who meet nobody.
+    every round holds its byes, who meet nobody. Only entries of one kind (two bots, two humans)
+    are swapped, so every table keeps its number of bots.
     """
 
     START_TEMPERATURE = 25.0
@@ -399,8 +491,15 @@ class _Search:
     TABU_TENURE = (4, 30)
     EPSILON = 1e-9
 
-    def __init__(self, entries: Sequence[Entry], history: SeatingHistory, rng: random.Random):
+    def __init__(
+        self,
+        entries: Sequence[Entry],
+        history: SeatingHistory,
+        rng: random.Random,
+        bots: frozenset[Entry],
+    ):
         self.entries = list(entries)
+        self.is_bot = [entry in bots for entry in self.entries]
         self.index = {entry: number for number, entry in enumerate(self.entries)}
         self.met_before = [[history.met(a, b) for b in self.entries] for a in self.entries]
         self.rng = rng
@@ -603,10 +702,10 @@ class _Search:
         ]
 
     def _may_swap(self, round_number: int, a: int, b: int) -> bool:
-        """Whether ``a`` and ``b`` sit at different tables and a bye would go to someone due one."""
+        """Whether ``a`` and ``b`` (of one kind) sit at different tables, any bye to someone due one."""
         table_of = self.table_of[round_number]
         table_a, table_b = table_of[a], table_of[b]
-        if table_a == table_b:
+        if table_a == table_b or self.is_bot[a] != self.is_bot[b]:
             return False
         bye_table = len(self.rounds[round_number]) - 1
         eligible = self.bye_eligible[round_number]

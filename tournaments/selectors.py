@@ -10,17 +10,42 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.urls import reverse
+from django.utils.text import slugify
 
-from tournaments import errors, ratings
-from tournaments.models import Bye, Entry, Round, ScoreLine, Table, TableSeat, Tournament
+from games import catalog
+from tournaments import errors, ratings, results
+from tournaments.models import (
+    Bye,
+    Entry,
+    ResultEntry,
+    Round,
+    ScoreLine,
+    Table,
+    TableSeat,
+    Tournament,
+)
 from tournaments.scoring import Bye as ByeResult
-from tournaments.scoring import StandingRow, TableResult, standings
+from tournaments.scoring import Scoring, StandingRow, TableResult, standings
 
-TIEBREAKS = ("table_share", "opponents_score", "deals_won", "head_to_head", "lot")
+SLIP_BOXES_TO_TARGET = 8
+# The CSV's columns and the decimals each is rounded to (None: as it is).
+CSV_COLUMNS = (
+    ("rank", None),
+    ("player", None),
+    ("score", 3),
+    ("points", 2),
+    ("deals_won", None),
+    ("played", None),
+    ("byes", None),
+    ("rating", 2),
+)
+CSV_TIEBREAKS = (("table_share", 3), ("opponents_score", 3), ("head_to_head", 3), ("lot", 4))
 
 
 def tournament_get(*, tournament_id: int) -> Tournament:
@@ -30,21 +55,35 @@ def tournament_get(*, tournament_id: int) -> Tournament:
         raise errors.TournamentNotFound(f"There is no tournament {tournament_id}.") from None
 
 
-def tournament_list() -> QuerySet[Tournament]:
+def tournament_list(*, public_only: bool = False) -> QuerySet[Tournament]:
     """Newest first, with the number of entries and of rounds published so far."""
-    return Tournament.objects.annotate(
+    listed = Tournament.objects.filter(public=True) if public_only else Tournament.objects.all()
+    return listed.annotate(
         entry_count=Count(
             "entries", filter=Q(entries__withdrawn_after__isnull=True), distinct=True
         ),
-        current_round=Count("round", filter=~Q(round__status=Round.Status.DRAFT), distinct=True),
+        current_round=Count("rounds", filter=~Q(rounds__status=Round.Status.DRAFT), distinct=True),
     ).order_by("-created_at", "-pk")
 
 
-def tournament_detail(*, tournament: Tournament) -> dict[str, Any]:
-    """The event, its entries and its published rounds with their tables, matches and seats."""
-    entries = list(tournament.entries.select_related("player").order_by("pk"))
-    rounds = (
-        tournament.round_set.exclude(status=Round.Status.DRAFT)
+def public_tournament_get(*, tournament_id: int) -> Tournament:
+    """A tournament whose pages anyone may read; any other is not found."""
+    tournament = Tournament.objects.filter(pk=tournament_id, public=True).first()
+    if tournament is None:
+        raise errors.TournamentNotFound(f"There is no public tournament {tournament_id}.")
+    return tournament
+
+
+def tournament_detail(
+    *, tournament: Tournament, absolute: Callable[[str], str] = str
+) -> dict[str, Any]:
+    """The event, its entries and its published rounds with their tables, seats and results.
+
+    ``absolute`` makes the public page's path a full URL (the request's ``build_absolute_uri``).
+    """
+    entries = {e.pk: e for e in tournament.entries.select_related("player").order_by("pk")}
+    rounds = list(
+        tournament.rounds.filter(status__in=Round.PLAYED)
         .order_by("number")
         .prefetch_related(
             Prefetch("tables", queryset=Table.objects.order_by("number")),
@@ -52,31 +91,85 @@ def tournament_detail(*, tournament: Tournament) -> dict[str, Any]:
             "byes",
         )
     )
-    names = {entry.pk: entry for entry in entries}
+    outcomes = _TableResults(Table.objects.filter(round__in=rounds), entries)
+    public_url = reverse("tournament-public", args=[tournament.pk]) if tournament.public else None
     return {
         "id": tournament.pk,
         "name": tournament.name,
         "ruleset": tournament.ruleset,
         "options": tournament.options,
         "scoring": tournament.scoring,
-        "planned_rounds": tournament.rounds,
+        "planned_rounds": tournament.planned_rounds,
         "table_size": tournament.table_size,
         "deals_per_round": tournament.deals_per_round,
         "target": tournament.target,
         "seating": tournament.seating,
         "bye_policy": tournament.bye_policy,
+        "play": tournament.play,
+        "public": tournament.public,
+        "public_url": absolute(public_url) if public_url else None,
         "status": tournament.status,
         "created_by": tournament.created_by.get_username(),
         "created_at": tournament.created_at.isoformat(),
-        "entries": [_entry_summary(entry) for entry in entries],
-        "rounds": [_round_summary(r, names) for r in rounds],
+        "entries": [_entry_summary(entry) for entry in entries.values()],
+        "rounds": [_round_summary(r, entries, outcomes, tournament.play) for r in rounds],
     }
+
+
+def round_seating(*, rounds: list[dict[str, Any]], number: int | None) -> dict[str, Any] | None:
+    """One of the tournament detail's ``rounds`` (the latest when ``number`` is None), plus
+    ``by_name``: everyone alphabetically with their table and seat (``None``: a bye)."""
+    chosen = next((r for r in reversed(rounds) if number in (None, r["number"])), None)
+    if chosen is None:
+        return None
+    places = [
+        {"name": seat["name"], "table": table["number"], "seat": seat["seat"]}
+        for table in chosen["tables"]
+        for seat in table["seats"]
+    ]
+    places += [{"name": bye["name"], "table": None, "seat": None} for bye in chosen["byes"]]
+    return {**chosen, "by_name": sorted(places, key=lambda place: place["name"].casefold())}
+
+
+def slip_columns(*, tournament: Tournament) -> int:
+    """Boxes a result slip gives each player: one per deal, or enough for a game to a target."""
+    return tournament.deals_per_round or SLIP_BOXES_TO_TARGET
+
+
+def table_of(*, tournament: Tournament, round_number: int, table_number: int) -> Table:
+    """A table of a published round, by the numbers the desk and the API use."""
+    table = (
+        Table.objects.select_related("round", "match")
+        .filter(
+            round__tournament=tournament,
+            round__number=round_number,
+            number=table_number,
+            round__status__in=Round.PLAYED,
+        )
+        .first()
+    )
+    if table is None:
+        raise errors.TableNotFound(
+            f"Round {round_number} has no table {table_number} (or is not published)."
+        )
+    return table
+
+
+def table_detail(*, table: Table) -> dict[str, Any]:
+    """One table as the tournament detail shows it: seats, result and score lines."""
+    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
+    tournament = table.round.tournament
+    entries = {e.pk: e for e in tournament.entries.order_by("pk")}
+    seats = list(table.seats.order_by("seat"))
+    outcomes = _TableResults(Table.objects.filter(pk=table.pk), entries)
+    return _table_summary(table, seats, entries, outcomes, tournament.play)
 
 
 def _entry_summary(entry: Entry) -> dict[str, Any]:
     return {
         "id": entry.pk,
         "name": entry.name,
+        "kind": entry.kind,
         "player": entry.player.get_username() if entry.player else None,
         "bot": entry.bot_strategy or None,
         "joined_round": entry.joined_round,
@@ -84,15 +177,16 @@ def _entry_summary(entry: Entry) -> dict[str, Any]:
     }
 
 
-def _round_summary(played: Round, entries: dict[int, Entry]) -> dict[str, Any]:
+def _seated(entry: Entry) -> dict[str, Any]:
+    return {"entry": entry.pk, "name": entry.name, "bot": entry.bot_strategy or None}
+
+
+def _round_summary(
+    played: Round, entries: dict[int, Entry], outcomes: _TableResults, play: str
+) -> dict[str, Any]:
     seats_by_table: defaultdict[int, list[TableSeat]] = defaultdict(list)
     for seat in played.seats.all():
         seats_by_table[seat.table_id].append(seat)
-
-    def seated(entry_id: int) -> dict[str, Any]:
-        entry = entries[entry_id]
-        return {"entry": entry_id, "name": entry.name, "bot": entry.bot_strategy or None}
-
     return {
         "number": played.number,
         "status": played.status,
@@ -101,16 +195,108 @@ def _round_summary(played: Round, entries: dict[int, Entry]) -> dict[str, Any]:
         "repeat_lower_bound": played.repeat_lower_bound,
         "published_at": played.published_at.isoformat() if played.published_at else None,
         "tables": [
-            {
-                "number": table.number,
-                "match": table.match_id,
-                "recorded": table.recorded_at is not None,
-                "seats": [{"seat": s.seat, **seated(s.entry_id)} for s in seats_by_table[table.pk]],
-            }
+            _table_summary(table, seats_by_table[table.pk], entries, outcomes, play)
             for table in played.tables.all()
         ],
-        "byes": [seated(bye.entry_id) for bye in played.byes.all()],
+        "byes": [_seated(entries[bye.entry_id]) for bye in played.byes.all()],
     }
+
+
+def _table_summary(
+    table: Table,
+    seats: list[TableSeat],
+    entries: dict[int, Entry],
+    outcomes: _TableResults,
+    play: str,
+) -> dict[str, Any]:
+    return {
+        "number": table.number,
+        "match": table.match_id,
+        "played": play,
+        "recorded": table.recorded_at is not None,
+        "seats": [{"seat": s.seat, **_seated(entries[s.entry_id])} for s in seats],
+        "result": outcomes.of(table, [entries[s.entry_id].name for s in seats]),
+    }
+
+
+class _TableResults:
+    """The results of some tables in two queries (score lines, desk entries), whatever their
+    number: deals with each name's points, totals, and who entered the result and when."""
+
+    def __init__(self, tables: QuerySet[Table], entries: dict[int, Entry]) -> None:
+        self.lines: defaultdict[int, defaultdict[int, dict[str, Any]]] = defaultdict(
+            lambda: defaultdict(lambda: {"winner": None, "points": {}})
+        )
+        for table_id, deal, entry_id, points, won in (
+            ScoreLine.objects.filter(table__in=tables)
+            .order_by("deal", "entry_id")
+            .values_list("table_id", "deal", "entry_id", "points", "won")
+        ):
+            line = self.lines[table_id][deal]
+            line["points"][entries[entry_id].name] = points
+            if won:
+                line["winner"] = entries[entry_id].name
+        self.entered: defaultdict[int, list[ResultEntry]] = defaultdict(list)
+        for entered in (
+            ResultEntry.objects.filter(table__in=tables)
+            .select_related("entered_by")
+            .order_by("entered_at", "pk")
+        ):
+            self.entered[entered.table_id].append(entered)
+
+    def of(self, table: Table, names: list[str]) -> dict[str, Any] | None:
+        if table.recorded_at is None:
+            return None
+        deals = [{"number": n, **deal} for n, deal in sorted(self.lines[table.pk].items())]
+        history = self.entered[table.pk] if table.outcome == Table.Outcome.ENTERED else []
+        latest = history[-1] if history else None
+        return {
+            "source": table.outcome,
+            "totals": {name: sum(deal["points"].get(name, 0) for deal in deals) for name in names},
+            "deals": deals,
+            "entered": latest.result if latest else None,
+            "entered_by": latest.entered_by.get_username() if latest else None,
+            "entered_at": latest.entered_at.isoformat() if latest else None,
+            "corrections": max(len(history) - 1, 0),
+        }
+
+
+def table_format(*, tournament: Tournament, names: Sequence[str]) -> results.TableFormat:
+    """What a result of this tournament's tables must fit (names in seat order)."""
+    target = tournament.target
+    if tournament.scoring == Scoring.ABBOTT and target is None:
+        target = catalog.find_ruleset(tournament.ruleset).options["target"]
+    return results.TableFormat(
+        scoring=Scoring(tournament.scoring),
+        names=tuple(names),
+        deals=tournament.deals_per_round,
+        target=target,
+    )
+
+
+def result_preview(
+    *, tournament: Tournament, names: Sequence[str], result: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """What a result would score, deal by deal, with running totals — before it is saved.
+
+    Raises :class:`~tournaments.results.ResultInvalid` when it cannot be right.
+    """
+    scoring = Scoring(tournament.scoring)
+    hands = results.hands_from_result(table_format(tournament=tournament, names=names), result)
+    totals = [0] * len(names)
+    preview = []
+    for hand in hands:
+        points = results.hand_points(scoring, hand)
+        totals = [total + p for total, p in zip(totals, points, strict=True)]
+        preview.append(
+            {
+                "number": hand.number,
+                "winner": None if hand.winner is None else names[hand.winner],
+                "points": list(points),
+                "totals": list(totals),
+            }
+        )
+    return preview
 
 
 # --- standings -----------------------------------------------------------------------------------
@@ -118,10 +304,12 @@ def _round_summary(played: Round, entries: dict[int, Entry]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Standings:
-    """Standings rows ready to show (API.md shape plus per-round points) and the round numbers."""
+    """Standings rows ready to show (API.md shape plus per-round points), the round numbers, and
+    each entry's ranking score after each round (``None`` before it first played) for the chart."""
 
     rows: list[dict[str, Any]]
     round_numbers: list[int]
+    score_history: dict[str, list[float | None]]
 
 
 def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
@@ -130,10 +318,10 @@ def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
 
 
 def standings_table(*, tournament: Tournament) -> Standings:
-    """The standings as the API, the CSV export and the admin page show them (API.md)."""
+    """The standings as the API, the CSV export and the pages show them (API.md)."""
     inputs = _standings_inputs(tournament)
     fresh = ratings.initial_rating()
-    rows = []
+    rows, history = [], {}
     for row in inputs.rows:
         entry = inputs.entries[row.entry]
         holder = getattr(entry.player, "player", None) if entry.player else entry
@@ -153,47 +341,59 @@ def standings_table(*, tournament: Tournament) -> Standings:
                 "byes": row.byes,
                 "withdrawn": not entry.is_active,
                 "tiebreaks": row.tiebreaks,
-                "rating": round(mu - 3 * sigma, 3),
+                "rating": ratings.conservative_rating(mu, sigma),
                 "round_points": {number: row.round_points.get(number) for number in inputs.rounds},
             }
         )
-    return Standings(rows=rows, round_numbers=inputs.rounds)
+        history[entry.name] = _running_means(row.round_scores, inputs.rounds)
+    return Standings(rows=rows, round_numbers=inputs.rounds, score_history=history)
 
 
-def standings_csv(*, standings_rows: list[dict[str, Any]]) -> str:
-    """The standings as CSV: the JSON fields, tie-breaks and rounds flattened into columns."""
-    round_numbers = list(standings_rows[0]["round_points"]) if standings_rows else []
+def _running_means(by_round: dict[int, float], rounds: list[int]) -> list[float | None]:
+    """The mean of the figures so far after each round; ``None`` until the first one."""
+    means, total, count = [], 0.0, 0
+    for number in rounds:
+        if number in by_round:
+            total, count = total + by_round[number], count + 1
+        means.append(total / count if count else None)
+    return means
+
+
+def standings_csv(*, standings: Standings) -> str:
+    """The standings as CSV: one column per figure (each tie-break once, per-round points last),
+    rounded to what a person reads."""
     out = io.StringIO()
     writer = csv.writer(out)
-    scalar = ["rank", "player", "score", "points", "deals_won", "played", "byes", "rating"]
-    writer.writerow([*scalar, *TIEBREAKS, *(f"round_{n}" for n in round_numbers)])
-    for row in standings_rows:
+    writer.writerow(
+        [
+            *(name for name, _ in CSV_COLUMNS),
+            *(name for name, _ in CSV_TIEBREAKS),
+            *(f"round_{n}" for n in standings.round_numbers),
+        ]
+    )
+    for row in standings.rows:
         writer.writerow(
             [
-                *(row[name] for name in scalar),
-                *(
-                    "" if row["tiebreaks"][name] is None else row["tiebreaks"][name]
-                    for name in TIEBREAKS
-                ),
-                *(
-                    "" if row["round_points"][n] is None else row["round_points"][n]
-                    for n in round_numbers
-                ),
+                *(_cell(row[name], places) for name, places in CSV_COLUMNS),
+                *(_cell(row["tiebreaks"][name], places) for name, places in CSV_TIEBREAKS),
+                *(_cell(row["round_points"][n], 2) for n in standings.round_numbers),
             ]
         )
     return out.getvalue()
 
 
-def running_totals(*, standings: Standings) -> dict[str, list[float]]:
-    """Each entry's points added up round by round (rounds it missed add nothing), for the chart."""
-    totals = {}
-    for row in standings.rows:
-        total, series = 0.0, []
-        for number in standings.round_numbers:
-            total += row["round_points"][number] or 0
-            series.append(total)
-        totals[row["player"]] = series
-    return totals
+def standings_filename(*, tournament: Tournament) -> str:
+    """The CSV's file name: the tournament's name, so a download says what it is."""
+    return f"{slugify(tournament.name) or f'tournament-{tournament.pk}'}-standings.csv"
+
+
+def _cell(value: Any, places: int | None) -> Any:
+    if value is None:
+        return ""
+    if places is None or not isinstance(value, float):
+        return value
+    rounded = round(value, places)
+    return int(rounded) if rounded.is_integer() else rounded
 
 
 @dataclass(frozen=True)
@@ -211,16 +411,17 @@ def _standings_inputs(tournament: Tournament) -> _Inputs:
         .select_related("player__player")
         .order_by("pk")
     }
-    tables = dict(
-        Table.objects.filter(round__tournament=tournament, recorded_at__isnull=False).values_list(
-            "pk", "round__number"
-        )
-    )
+    tables = {
+        pk: (number, outcome == Table.Outcome.FORFEITED)
+        for pk, number, outcome in Table.objects.filter(
+            round__tournament=tournament, recorded_at__isnull=False
+        ).values_list("pk", "round__number", "outcome")
+    }
     points: defaultdict[int, dict[int, float]] = defaultdict(dict)
     for table_id, entry_id in TableSeat.objects.filter(table_id__in=tables).values_list(
         "table_id", "entry_id"
     ):
-        points[table_id][entry_id] = 0  # an abandoned table has no lines: everyone scored 0
+        points[table_id][entry_id] = 0  # a forfeited table has no lines
     deals_won: defaultdict[int, dict[int, int]] = defaultdict(dict)
     sums = (
         ScoreLine.objects.filter(table_id__in=tables)
@@ -236,13 +437,19 @@ def _standings_inputs(tournament: Tournament) -> _Inputs:
             round__tournament=tournament, round__status=Round.Status.COMPLETE
         ).values_list("round__number", "entry_id")
     ]
-    results = [
-        TableResult(tables[table_id], points[table_id], deals_won[table_id])
-        for table_id in sorted(tables)
+    table_results = [
+        TableResult(number, points[table_id], deals_won[table_id], forfeited=forfeited)
+        for table_id, (number, forfeited) in sorted(tables.items())
         if len(points[table_id]) >= 2
     ]
-    in_play = {entry for result in results for entry in result.points} | {b.entry for b in byes}
+    in_play = {entry for result in table_results for entry in result.points} | {
+        b.entry for b in byes
+    }
     field = [pk for pk, entry in entries.items() if entry.is_active or pk in in_play]
-    rows = standings(field, results, byes, bye_policy=tournament.bye_policy, seed=tournament.seed)
-    rounds = sorted({result.round_number for result in results} | {b.round_number for b in byes})
+    rows = standings(
+        field, table_results, byes, bye_policy=tournament.bye_policy, seed=tournament.seed
+    )
+    rounds = sorted(
+        {result.round_number for result in table_results} | {b.round_number for b in byes}
+    )
     return _Inputs(rows=rows, entries=entries, rounds=rounds)

@@ -6,10 +6,12 @@ locks on players' ratings are always taken after it, in id order. Functions rais
 :class:`~switchsite.problems.ServiceError` and write nothing when a rule forbids the change.
 
 The flow of a round: :func:`round_draft` seats it (the organiser may then edit the tables in the
-admin), :func:`round_publish` checks the seating and creates and starts one match per table; the
-API's ``start/`` and ``next-round/`` do both at once. When a table's match ends,
-:func:`table_result_record` (run by a task) writes its score lines and rating updates and closes
-the round once every table is in. Standings are computed from the score lines when read.
+admin), :func:`round_publish` checks the seating and, online, creates and starts one match per
+table; the API's ``start/`` and ``next-round/`` do both at once. When a table's match ends,
+:func:`table_result_record` (run by a task) writes its score lines and rating updates; offline
+tables (real cards), and online tables the desk adjudicates, get theirs from
+:func:`table_result_enter`. The round closes once every table is in. Standings are computed from
+the score lines when read.
 """
 
 from __future__ import annotations
@@ -30,26 +32,30 @@ from games import errors as game_errors
 from games import services as game_services
 from games.engine import protocol
 from games.models import Match, Player
-from tournaments import errors, ratings, seating, selectors
+from switchsite.problems import ServiceError
+from switchsite.tasks import publish_after_commit
+from tournaments import errors, ratings, results, seating, selectors
 from tournaments.models import (
     Bye,
     Entry,
     RatedGame,
+    ResultEntry,
     Round,
     ScoreLine,
     Table,
     TableSeat,
     Tournament,
 )
-from tournaments.scoring import placement_points
+from tournaments.scoring import ByePolicy, Scoring
+from tournaments.seating import SeatingMode
 
 SEED_BITS = 62
 SCORINGS_OF_GAME = {
-    catalog.SHEDDING: {Tournament.Scoring.FRENCH, Tournament.Scoring.PLACEMENT},
-    catalog.ABBOTT: {Tournament.Scoring.ABBOTT},
+    catalog.SHEDDING: {Scoring.FRENCH, Scoring.PLACEMENT},
+    catalog.ABBOTT: {Scoring.ABBOTT},
 }
 ENDED = (Match.Status.FINISHED, Match.Status.ABANDONED)
-WHOLE_MATCH = 0  # RatedGame.hand of a match rated as a whole
+WHOLE_TABLE = 0  # RatedGame.hand of a table rated as a whole
 
 
 # --- the event and its entries -------------------------------------------------------------------
@@ -61,13 +67,15 @@ def tournament_create(
     name: str,
     ruleset: str,
     scoring: str,
-    rounds: int,
+    planned_rounds: int,
     table_size: int,
     deals_per_round: int | None = None,
     target: int | None = None,
-    seating_mode: str = Tournament.Seating.BALANCED,
-    bye_policy: str = Tournament.ByePolicy.ZERO,
+    seating_mode: str = SeatingMode.BALANCED,
+    bye_policy: str = ByePolicy.ZERO,
     options: dict[str, Any] | None = None,
+    play: str = Tournament.Play.ONLINE,
+    public: bool = False,
 ) -> Tournament:
     """A tournament open for registration. The house rules are checked now, not at round one."""
     _require_staff(creator, "create a tournament")
@@ -79,59 +87,97 @@ def tournament_create(
         raise protocol.InvalidOptions("give deals_per_round or target, not both")
     if target is None and deals_per_round is None and info.game == catalog.SHEDDING:
         deals_per_round = 1
-    bounds = seating.TableBounds(*info.players, preferred=table_size)
-    catalog.new_game(ruleset, bounds.target, options, deals=deals_per_round or 1, target=target)
+    try:
+        seating.TableBounds(*info.players, preferred=table_size)
+    except seating.SeatingError as error:
+        message = f"{ruleset}: {error}."
+        raise errors.InvalidSettings(message, errors={"table_size": [message]}) from None
+    catalog.new_game(ruleset, table_size, options, deals=deals_per_round or 1, target=target)
     return Tournament.objects.create(
         name=name,
         ruleset=ruleset,
         options=dict(options or {}),
         scoring=scoring,
-        rounds=rounds,
+        planned_rounds=planned_rounds,
         table_size=table_size,
         deals_per_round=deals_per_round,
         target=target,
         seating=seating_mode,
         bye_policy=bye_policy,
+        play=play,
+        public=public,
         seed=secrets.randbits(SEED_BITS),
         created_by=creator,
     )
 
 
-def entry_register(
-    *,
-    tournament_id: int,
-    user: AbstractBaseUser,
-    player: str | None = None,
-    bot: str | None = None,
-    name: str | None = None,
-) -> Entry:
-    """Register the caller, or (staff) another player by username or a bot entrant.
+@dataclass(frozen=True)
+class Entrant:
+    """Who to register: nobody named (the caller), a ``player`` by username, a ``guest`` by
+    display name, or a ``bot`` strategy with an optional display ``name``."""
+
+    player: str | None = None
+    guest: str | None = None
+    bot: str | None = None
+    name: str | None = None
+
+
+def entry_register(*, tournament_id: int, user: AbstractBaseUser, entrant: Entrant) -> Entry:
+    """Register the caller, or (staff) a player, a guest or a bot entrant.
 
     Registering after the start is a late entry: the entry is seated from the next round on. A
     withdrawn player who registers again comes back the same way, with their results so far.
     """
     with transaction.atomic():
         tournament = _locked_tournament(tournament_id)
-        if tournament.status == Tournament.Status.FINISHED:
-            raise errors.NotRegistering("The tournament is finished.")
-        next_round = _rounds_played(tournament) + 1
-        if bot is not None:
-            _require_staff(user, "enter a bot")
-            return _bot_entry_create(tournament, strategy=bot, name=name, joined_round=next_round)
-        entrant = _entrant(user, player)
-        entry = Entry.objects.filter(tournament=tournament, player=entrant).first()
-        if entry is not None and entry.is_active:
-            raise errors.AlreadyRegistered(f"{entry.name} is already registered.")
-        if entry is not None:
-            entry.withdrawn_after = None
-            entry.joined_round = max(entry.joined_round, next_round)
-            entry.save(update_fields=["withdrawn_after", "joined_round"])
-            return entry
-        display = entrant.get_username()
-        _require_free_name(tournament, display)
-        return Entry.objects.create(
-            tournament=tournament, player=entrant, name=display, joined_round=next_round
-        )
+        return _entry_add(tournament, user, entrant)
+
+
+def entries_register(
+    *, tournament_id: int, user: AbstractBaseUser, entrants: Sequence[Entrant]
+) -> list[Entry]:
+    """Register many entrants at once (staff), all or none: every refusal is reported, by item."""
+    _require_staff(user, "register entries in bulk")
+    with transaction.atomic():
+        tournament = _locked_tournament(tournament_id)
+        entries, refused = [], {}
+        for index, entrant in enumerate(entrants):
+            try:
+                entries.append(_entry_add(tournament, user, entrant))
+            except ServiceError as error:
+                refused[f"entries[{index}]"] = [error.detail]
+        if refused:
+            raise errors.InvalidEntries(
+                f"{len(refused)} of {len(entrants)} entries refused; nobody was registered.",
+                errors=refused,
+            )
+        return entries
+
+
+def _entry_add(tournament: Tournament, user: AbstractBaseUser, entrant: Entrant) -> Entry:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.NotRegistering("The tournament is finished.")
+    next_round = _rounds_played(tournament) + 1
+    if entrant.bot is not None:
+        _require_staff(user, "enter a bot")
+        return _bot_entry_create(tournament, entrant, joined_round=next_round)
+    if entrant.guest is not None:
+        _require_staff(user, "enter a guest")
+        display = _free_name(tournament, entrant.guest)
+        return Entry.objects.create(tournament=tournament, name=display, joined_round=next_round)
+    player = _entrant(user, entrant.player)
+    entry = Entry.objects.filter(tournament=tournament, player=player).first()
+    if entry is not None and entry.is_active:
+        raise errors.AlreadyRegistered(f"{entry.name} is already registered.")
+    if entry is not None:
+        entry.withdrawn_after = None
+        entry.joined_round = max(entry.joined_round, next_round)
+        entry.save(update_fields=["withdrawn_after", "joined_round"])
+        return entry
+    display = _free_name(tournament, player.get_username())
+    return Entry.objects.create(
+        tournament=tournament, player=player, name=display, joined_round=next_round
+    )
 
 
 def entry_withdraw(
@@ -141,7 +187,7 @@ def entry_withdraw(
     player: str | None = None,
     name: str | None = None,
 ) -> Entry:
-    """Withdraw the caller, or (staff) a player by username or a bot entrant by its name.
+    """Withdraw the caller, or (staff) a player by username or any entry by its display name.
 
     The entry keeps its results and its place in the standings; it is not seated again.
     """
@@ -150,8 +196,8 @@ def entry_withdraw(
         if tournament.status == Tournament.Status.FINISHED:
             raise errors.NotRegistering("The tournament is finished.")
         if name is not None:
-            _require_staff(user, "withdraw a bot")
-            entry = Entry.objects.filter(tournament=tournament, name=name).first()
+            _require_staff(user, "withdraw another entry")
+            entry = Entry.objects.filter(tournament=tournament, name__iexact=name.strip()).first()
         else:
             entry = Entry.objects.filter(
                 tournament=tournament, player=_entrant(user, player)
@@ -200,7 +246,7 @@ def round_publish(*, tournament_id: int, user: AbstractBaseUser) -> Round:
     _require_staff(user, "publish a round")
     with transaction.atomic():
         tournament = _locked_tournament(tournament_id)
-        if not tournament.round_set.filter(status=Round.Status.DRAFT).exists():
+        if not tournament.rounds.filter(status=Round.Status.DRAFT).exists():
             raise errors.NoDraftRound("There is no drafted round to publish.")
         if tournament.status != Tournament.Status.REGISTERING:
             _require_round_complete(tournament)
@@ -231,7 +277,7 @@ def round_edit(
     _require_staff(user, "edit a round")
     with transaction.atomic():
         tournament = _locked_tournament(tournament_id)
-        drafted = tournament.round_set.filter(status=Round.Status.DRAFT).first()
+        drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first()
         if drafted is None:
             raise errors.NoDraftRound("There is no drafted round to edit.")
         proposed = seating.RoundSeating(
@@ -246,14 +292,14 @@ def round_edit(
 
 def _draft(tournament: Tournament) -> Round:
     number = _rounds_played(tournament) + 1
-    tournament.round_set.filter(status=Round.Status.DRAFT).delete()
+    tournament.rounds.filter(status=Round.Status.DRAFT).delete()
     bounds = _bounds(tournament)
     entries = _seatable(tournament, number)
     if len(entries) < bounds.min_players:
         raise errors.NotEnoughEntries(
             f"{len(entries)} active entries; a table of {tournament.ruleset} needs {bounds.min_players}."
         )
-    if tournament.seating == Tournament.Seating.SWISS:
+    if tournament.seating == SeatingMode.SWISS:
         order = {
             row.entry: row.rank for row in selectors.tournament_standings(tournament=tournament)
         }
@@ -266,7 +312,8 @@ def _draft(tournament: Tournament) -> Round:
         bounds=bounds,
         history=history,
         seed=seed,
-        rounds_left=tournament.rounds - number + 1,
+        rounds_left=tournament.planned_rounds - number + 1,
+        bots=_bot_ids(tournament),
     )
     drafted = Round.objects.create(tournament=tournament, number=number, seed=seed)
     this_round = draw.rounds[0]
@@ -299,17 +346,19 @@ def _reviewed(
             entries=_seatable(tournament, number),
             bounds=_bounds(tournament),
             history=_history(tournament),
+            bots=_bot_ids(tournament),
         )
     except seating.SeatingError as error:
         raise errors.InvalidSeating(f"round {number}: {error}") from None
 
 
 def _publish(tournament: Tournament, *, organiser: AbstractBaseUser) -> Round:
-    """Publish the draft (seating one first if there is none): one started match per table.
+    """Publish the draft (seating one first if there is none): online, one started match per
+    table; offline, the tables wait for their results from the desk.
 
     The draft is checked again: entries may have joined or withdrawn since it was seated.
     """
-    drafted = tournament.round_set.filter(status=Round.Status.DRAFT).first() or _draft(tournament)
+    drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first() or _draft(tournament)
     tables = list(drafted.tables.prefetch_related("seats__entry__player").order_by("number"))
     members = [[seat.entry for seat in table.seats.all()] for table in tables]  # in seat order
     proposed = seating.RoundSeating(
@@ -317,8 +366,11 @@ def _publish(tournament: Tournament, *, organiser: AbstractBaseUser) -> Round:
         byes=tuple(drafted.byes.values_list("entry_id", flat=True)),
     )
     report = _reviewed(tournament, drafted.number, proposed)
+    online = tournament.play == Tournament.Play.ONLINE
     for table, seated in zip(tables, members, strict=True):
-        table.match = _table_match_start(tournament, seated, organiser=organiser)
+        table.match = (
+            _table_match_start(tournament, seated, organiser=organiser) if online else None
+        )
         for seat, entry in enumerate(seated):
             if entry.player_id is not None:
                 game_services.player_notify(
@@ -365,20 +417,14 @@ def _table_match_start(
 # --- results -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Line:
-    entry: int
-    deal: int
-    points: int
-    won: bool
-
-
 def table_result_record(*, match_id: int) -> bool:
     """Write the score lines and rating updates of a tournament table whose match has ended.
 
-    Safe to run twice: lines are overwritten in place (except those the organiser corrected),
-    ratings are updated once per match (or Abbott hand). Closes the round when it was the last
-    table, and the tournament after its last round. Returns whether the table was newly recorded.
+    Safe to run twice: the lines are rewritten as they were, ratings are updated once per table
+    (or Abbott hand). A table whose result the desk entered is left alone. A match abandoned with
+    no outcome forfeits the table (docs/rules.md §5: everyone at it lost). Closes the round when
+    it was the last table, and the tournament after its last round. Returns whether the table was
+    newly recorded.
     """
     tournament_id = (
         Table.objects.filter(match_id=match_id)
@@ -390,143 +436,160 @@ def table_result_record(*, match_id: int) -> bool:
     with transaction.atomic():
         tournament = _locked_tournament(tournament_id)
         table = Table.objects.select_related("round", "match").get(match_id=match_id)
-        if table.match.status not in ENDED:
+        if table.match.status not in ENDED or table.outcome == Table.Outcome.ENTERED:
             return False
-        newly = _record(tournament, table)
+        newly = table.recorded_at is None
+        _record_played(tournament, table)
         _close_round_if_done(tournament, table.round)
     return newly
 
 
-def standings_recompute(*, tournament_id: int) -> None:
-    """The full recompute after a correction (or a lost task).
+def table_result_enter(
+    *,
+    tournament_id: int,
+    round_number: int,
+    table_number: int,
+    user: AbstractBaseUser,
+    result: dict[str, Any],
+    replace: bool = False,
+) -> Table:
+    """The desk's result of one table: checked against the table and the tournament's format,
+    then scored exactly as a played match. An online table still playing is adjudicated: its
+    match is abandoned. A table with a result already needs ``replace`` (a correction); every
+    version is kept (:class:`ResultEntry`) and ratings are replayed after commit.
+    """
+    from tournaments import tasks  # tasks import this module
 
-    Re-records every ended table (corrected lines are kept), re-ranks every rating update from the
-    score lines as they now are, and replays every rating update of the service in date order,
-    because a rating depends on the whole history before it. Standings themselves are computed from
-    the score lines when read, so they are right as soon as this commits.
+    _require_staff(user, "enter a table's result")
+    with transaction.atomic():
+        tournament = _locked_tournament(tournament_id)
+        table = selectors.table_of(
+            tournament=tournament, round_number=round_number, table_number=table_number
+        )
+        has_result = table.outcome in (Table.Outcome.PLAYED, Table.Outcome.ENTERED)
+        if has_result and not replace:
+            raise errors.ResultRecorded(
+                f"Table {table_number} of round {round_number} has a result; "
+                'send "replace": true to correct it.'
+            )
+        names = [seat.entry.name for seat in table.seats.select_related("entry").order_by("seat")]
+        try:
+            hands = results.hands_from_result(
+                selectors.table_format(tournament=tournament, names=names), result
+            )
+        except results.ResultInvalid as error:
+            raise errors.InvalidResult(
+                "The result cannot be right: see errors.", errors=error.errors
+            ) from None
+        if table.match is not None and table.match.status == Match.Status.ACTIVE:
+            game_services.match_abandon(
+                match_id=table.match_id, reason="adjudicated by the tournament desk"
+            )
+        ResultEntry.objects.create(table=table, result=result, entered_by=user)
+        rewritten = _table_write(tournament, table, hands, outcome=Table.Outcome.ENTERED)
+        _close_round_if_done(tournament, table.round)
+        if rewritten:
+            publish_after_commit(tasks.recompute_tournament, tournament_id)
+    return table
+
+
+def standings_recompute(*, tournament_id: int) -> None:
+    """The full recompute (after a correction, or a lost task).
+
+    Records every ended match whose table is not recorded yet, then replays every rating update of
+    the service in date order, because a rating depends on the whole history before it. Standings
+    themselves are computed from the score lines when read, so they are right at once.
     """
     with transaction.atomic():
         tournament = _locked_tournament(tournament_id)
         tables = Table.objects.filter(
-            round__tournament=tournament, match__status__in=ENDED
+            round__tournament=tournament, match__status__in=ENDED, recorded_at__isnull=True
         ).select_related("round", "match")
         for table in tables:
-            _record(tournament, table)
+            _record_played(tournament, table)
             _close_round_if_done(tournament, table.round)
-        games = list(RatedGame.objects.filter(table__round__tournament=tournament))
-        points = _points_by_table_and_deal(tournament)
-        for game in games:
-            game.ranks = _team_ranks(game.teams, points[game.table_id, game.hand])
-        RatedGame.objects.bulk_update(games, ["ranks"])
         _ratings_replay()
 
 
-def score_line_correct(
-    *, line_id: int, points: int, won: bool, user: AbstractBaseUser
-) -> ScoreLine:
-    """The organiser corrects one score line; standings and ratings are recomputed after commit."""
-    from tournaments import tasks  # tasks import this module
-
-    _require_staff(user, "correct a result")
-    tournament_id = (
-        ScoreLine.objects.filter(pk=line_id)
-        .values_list("table__round__tournament_id", flat=True)
-        .first()
-    )
-    if tournament_id is None:
-        raise errors.TournamentNotFound(f"There is no score line {line_id}.")
-    with transaction.atomic():
-        _locked_tournament(tournament_id)
-        line = ScoreLine.objects.get(pk=line_id)
-        line.points, line.won, line.corrected = points, won, True
-        line.save(update_fields=["points", "won", "corrected"])
-        transaction.on_commit(lambda: tasks.recompute_tournament.delay(tournament_id))
-    return line
+def _record_played(tournament: Tournament, table: Table) -> None:
+    """Score an ended match: its outcome, or a forfeit when it was abandoned with none."""
+    result = table.match.result or {}
+    if result.get("abandoned") or "hands" not in result:
+        table.outcome, table.recorded_at = Table.Outcome.FORFEITED, timezone.now()
+        table.save(update_fields=["outcome", "recorded_at"])
+        return
+    hands = protocol.Outcome.from_json(result).hands
+    _table_write(tournament, table, hands, outcome=Table.Outcome.PLAYED)
 
 
-def _record(tournament: Tournament, table: Table) -> bool:
-    seats = list(table.seats.order_by("seat").values_list("entry_id", flat=True))
-    lines, teams = _match_outcome(tournament, table.match, seats)
-    corrected = set(
-        ScoreLine.objects.filter(table=table, corrected=True).values_list("entry_id", "deal")
-    )
-    ScoreLine.objects.bulk_create(
-        [
-            ScoreLine(
-                table=table, entry_id=line.entry, deal=line.deal, points=line.points, won=line.won
-            )
-            for line in lines
-            if (line.entry, line.deal) not in corrected
-        ],
-        update_conflicts=True,
-        unique_fields=["table", "entry", "deal"],
-        update_fields=["points", "won"],
-    )
-    rated = set(RatedGame.objects.filter(match=table.match).values_list("hand", flat=True))
-    points = _points_by_table_and_deal(tournament, table=table)
-    new_games = RatedGame.objects.bulk_create(
-        RatedGame(
-            table=table,
-            match=table.match,
-            hand=hand,
-            teams=hand_teams,
-            ranks=_team_ranks(hand_teams, points[table.pk, hand]),
-            played_at=table.match.finished_at or timezone.now(),
-        )
-        for hand, hand_teams in teams.items()
-        if hand not in rated
-    )
-    _ratings_apply(new_games)
-    if table.recorded_at is not None:
-        return False
-    table.recorded_at = timezone.now()
-    table.save(update_fields=["recorded_at"])
-    return True
+def _table_write(
+    tournament: Tournament,
+    table: Table,
+    hands: Sequence[protocol.HandOutcome],
+    *,
+    outcome: str,
+) -> bool:
+    """Write a table's score lines and rating updates from its deals (or hands), in seat order.
 
-
-def _match_outcome(
-    tournament: Tournament, match: Match, seats: Sequence[int]
-) -> tuple[list[_Line], dict[int, list[list[int]]]]:
-    """Score lines of an ended match, and the teams of each rating update (by hand, 0 = whole).
-
-    An abandoned match scores nothing and rates nobody. Abbott is rated hand by hand (each hand's
-    alliance is a team); a shedding match as a whole.
+    Returns whether rating updates were replaced — ratings must then be replayed; new ones are
+    applied at once, and a rerun of the same result leaves the ratings alone.
     """
-    if not match.result or match.result.get("abandoned"):
-        return [], {}
-    outcome = protocol.Outcome.from_json(match.result)
-    lines = []
-    for hand in outcome.hands:
-        if tournament.scoring == Tournament.Scoring.PLACEMENT:
-            points = placement_points(hand.placings)
-        else:
-            points = dict(enumerate(hand.points))
-        lines += [
-            _Line(entry, hand.number, points[seat], seat == hand.winner)
-            for seat, entry in enumerate(seats)
+    seats = list(table.seats.order_by("seat").values_list("entry_id", flat=True))
+    points = [results.hand_points(Scoring(tournament.scoring), hand) for hand in hands]
+    ScoreLine.objects.filter(table=table).delete()
+    ScoreLine.objects.bulk_create(
+        ScoreLine(
+            table=table,
+            entry_id=entry,
+            deal=hand.number,
+            points=scored[seat],
+            won=seat == hand.winner,
+        )
+        for hand, scored in zip(hands, points, strict=True)
+        for seat, entry in enumerate(seats)
+    )
+    earlier = list(table.rated_games.all())
+    rewritten = bool(earlier) and outcome == Table.Outcome.ENTERED
+    if not earlier or rewritten:
+        played_at = min((game.played_at for game in earlier), default=None)
+        table.rated_games.all().delete()
+        created = RatedGame.objects.bulk_create(
+            RatedGame(
+                table=table,
+                hand=hand,
+                teams=teams,
+                ranks=_team_ranks(teams, scored),
+                played_at=played_at or timezone.now(),
+            )
+            for hand, teams, scored in _rated_games(tournament, hands, points, seats)
+        )
+        if not rewritten:  # a rewritten history is replayed whole, after commit
+            _ratings_apply(created)
+    table.outcome = outcome
+    table.recorded_at = table.recorded_at or timezone.now()
+    table.save(update_fields=["outcome", "recorded_at"])
+    return rewritten
+
+
+def _rated_games(
+    tournament: Tournament,
+    hands: Sequence[protocol.HandOutcome],
+    points: Sequence[Sequence[int]],
+    seats: Sequence[int],
+) -> list[tuple[int, list[list[int]], dict[int, int]]]:
+    """(hand, teams of entry ids, points by entry) per rating update: Abbott is rated hand by hand,
+    each hand's alliance a team; a shedding table as a whole on its total points."""
+    if tournament.scoring == Scoring.ABBOTT:
+        return [
+            (
+                hand.number,
+                [[seats[seat] for seat in team] for team in hand.teams],
+                dict(zip(seats, scored, strict=True)),
+            )
+            for hand, scored in zip(hands, points, strict=True)
         ]
-    if tournament.scoring != Tournament.Scoring.ABBOTT:
-        return lines, {WHOLE_MATCH: [[entry] for entry in seats]}
-    teams = {
-        hand.number: [[seats[seat] for seat in team] for team in hand.teams]
-        for hand in outcome.hands
-    }
-    return lines, teams
-
-
-def _points_by_table_and_deal(
-    tournament: Tournament, *, table: Table | None = None
-) -> defaultdict[tuple[int, int], dict[int, int]]:
-    """Points per entry keyed by (table, hand) for Abbott and (table, 0) — the total — otherwise."""
-    lines = ScoreLine.objects.filter(table__round__tournament=tournament)
-    if table is not None:
-        lines = lines.filter(table=table)
-    per_hand = tournament.scoring == Tournament.Scoring.ABBOTT
-    points: defaultdict[tuple[int, int], dict[int, int]] = defaultdict(dict)
-    for table_id, entry, deal, value in lines.values_list("table_id", "entry_id", "deal", "points"):
-        key = (table_id, deal if per_hand else WHOLE_MATCH)
-        points[key][entry] = points[key].get(entry, 0) + value
-    return points
+    totals = [sum(column) for column in zip(*points, strict=True)]
+    return [(WHOLE_TABLE, [[entry] for entry in seats], dict(zip(seats, totals, strict=True)))]
 
 
 def _team_ranks(teams: Sequence[Sequence[int]], points: dict[int, int]) -> list[int]:
@@ -542,7 +605,7 @@ def _close_round_if_done(tournament: Tournament, played: Round) -> None:
         return
     played.status = Round.Status.COMPLETE
     played.save(update_fields=["status"])
-    last = played.number >= tournament.rounds
+    last = played.number >= tournament.planned_rounds
     tournament.status = Tournament.Status.FINISHED if last else Tournament.Status.ROUND_COMPLETE
     tournament.save(update_fields=["status"])
 
@@ -552,7 +615,7 @@ def _close_round_if_done(tournament: Tournament, played: Round) -> None:
 
 def _ratings_apply(games: Iterable[RatedGame]) -> None:
     """Update the ratings of the players of ``games`` (new rating updates), in date order."""
-    games = sorted(games, key=lambda g: (g.played_at, g.match_id, g.hand))
+    games = sorted(games, key=lambda g: (g.played_at, g.table_id, g.hand))
     if not games:
         return
     holders = _RatingHolders(games)
@@ -563,15 +626,15 @@ def _ratings_apply(games: Iterable[RatedGame]) -> None:
 
 def _ratings_replay() -> None:
     """Every rating from scratch: all rating updates of the service replayed in date order."""
-    games = list(RatedGame.objects.order_by("played_at", "match_id", "hand"))
+    games = list(RatedGame.objects.order_by("played_at", "table_id", "hand"))
     holders = _RatingHolders(games, start_fresh=True)
     holders.current.update(ratings.recompute_ratings(holders.rated_match(g) for g in games))
     holders.store()
 
 
 class _RatingHolders:
-    """Where the ratings of the entries in some rating updates live: a human's on their game
-    profile (one rating across tournaments), a bot entrant's on the entry. Rows are locked in id
+    """Where the ratings of the entries in some rating updates live: a player's on their game
+    profile (one rating across tournaments), a guest's or a bot entrant's on the entry. Rows are locked in id
     order, after the tournament, so concurrent updates queue instead of deadlocking."""
 
     def __init__(self, games: Sequence[RatedGame], *, start_fresh: bool = False) -> None:
@@ -601,7 +664,7 @@ class _RatingHolders:
 
     def key(self, entry_id: int) -> tuple[str, int]:
         entry = self.entries[entry_id]
-        return ("player", entry.player_id) if entry.player_id else ("bot", entry.pk)
+        return ("player", entry.player_id) if entry.player_id else ("entry", entry.pk)
 
     def rated_match(self, game: RatedGame) -> ratings.RatedMatch:
         return ratings.RatedMatch(
@@ -615,12 +678,12 @@ class _RatingHolders:
             holder = self.players[entry.player_id] if entry.player_id else entry
             holder.rating_mu, holder.rating_sigma = rating.mu, rating.sigma
         Player.objects.bulk_update(self.players.values(), ["rating_mu", "rating_sigma"])
-        bots_only = [e for e in self.entries.values() if e.player_id is None]
-        Entry.objects.bulk_update(bots_only, ["rating_mu", "rating_sigma"])
+        own_rating = [e for e in self.entries.values() if e.player_id is None]
+        Entry.objects.bulk_update(own_rating, ["rating_mu", "rating_sigma"])
 
 
 def _rating(mu: float, sigma: float) -> ratings.Rating:
-    return ratings.Rating(mu=mu, sigma=sigma, ordinal=mu - 3 * sigma)
+    return ratings.Rating(mu=mu, sigma=sigma)
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -649,28 +712,36 @@ def _entrant(user: AbstractBaseUser, username: str | None) -> AbstractBaseUser:
     return entrant
 
 
-def _bot_entry_create(
-    tournament: Tournament, *, strategy: str, name: str | None, joined_round: int
-) -> Entry:
+def _bot_entry_create(tournament: Tournament, entrant: Entrant, *, joined_round: int) -> Entry:
+    if tournament.play == Tournament.Play.OFFLINE:
+        raise errors.BotsNeedOnlinePlay(
+            "Bots need online play: this tournament is played offline, with real cards."
+        )
     game = catalog.find_ruleset(tournament.ruleset).game
-    if strategy not in bots.strategies_for(game):
+    if entrant.bot not in bots.strategies_for(game):
         known = ", ".join(bots.strategies_for(game))
-        raise game_errors.InvalidBots(f"unknown bot strategy {strategy!r}; known: {known}")
-    display = name or f"{strategy} bot {tournament.entries.count() + 1}"
-    _require_free_name(tournament, display)
+        raise game_errors.InvalidBots(f"unknown bot strategy {entrant.bot!r}; known: {known}")
+    display = _free_name(
+        tournament, entrant.name or f"{entrant.bot} bot {tournament.entries.count() + 1}"
+    )
     return Entry.objects.create(
-        tournament=tournament, bot_strategy=strategy, name=display, joined_round=joined_round
+        tournament=tournament, bot_strategy=entrant.bot, name=display, joined_round=joined_round
     )
 
 
-def _require_free_name(tournament: Tournament, name: str) -> None:
-    if Entry.objects.filter(tournament=tournament, name=name).exists():
-        raise errors.NameTaken(f"An entry named {name!r} is already registered.")
+def _free_name(tournament: Tournament, name: str) -> str:
+    """``name`` without surrounding spaces, if no entry has it yet (whatever the letter case)."""
+    display = " ".join(name.split())
+    if not display:
+        raise errors.InvalidEntries("A display name cannot be blank.")
+    if Entry.objects.filter(tournament=tournament, name__iexact=display).exists():
+        raise errors.NameTaken(f"An entry named {display!r} is already registered.")
+    return display
 
 
 def _rounds_played(tournament: Tournament) -> int:
     """Rounds published so far (a draft is not played yet)."""
-    return tournament.round_set.exclude(status=Round.Status.DRAFT).count()
+    return tournament.rounds.exclude(status=Round.Status.DRAFT).count()
 
 
 def _seatable(tournament: Tournament, number: int) -> list[int]:
@@ -682,6 +753,10 @@ def _seatable(tournament: Tournament, number: int) -> list[int]:
     )
 
 
+def _bot_ids(tournament: Tournament) -> set[int]:
+    return set(tournament.entries.exclude(bot_strategy="").values_list("pk", flat=True))
+
+
 def _bounds(tournament: Tournament) -> seating.TableBounds:
     low, high = catalog.find_ruleset(tournament.ruleset).players
     return seating.TableBounds(low, high, preferred=tournament.table_size)
@@ -689,7 +764,7 @@ def _bounds(tournament: Tournament) -> seating.TableBounds:
 
 def _history(tournament: Tournament) -> seating.SeatingHistory:
     """The published rounds as the seating module sees them."""
-    played = Round.Status.PUBLISHED, Round.Status.COMPLETE
+    played = Round.PLAYED
     tables: defaultdict[int, defaultdict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     seats = TableSeat.objects.filter(round__tournament=tournament, round__status__in=played)
     for number, table, entry in seats.order_by(

@@ -19,7 +19,7 @@ class ProblemSerializer(serializers.Serializer):
     errors = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
-        help_text="Validation errors per field (only for code `invalid`).",
+        help_text="What is wrong, per field or place in the body (codes `invalid`, `invalid_result`, `invalid_entries`).",
     )
 
 

@@ -45,11 +45,14 @@ def human_event(organiser) -> Callable[..., Tournament]:
     def make(count: int, **settings: Any) -> Tournament:
         fields = {**TOURNAMENT, **settings}
         fields["seating_mode"] = fields.pop("seating")
+        fields["planned_rounds"] = fields.pop("rounds")
         tournament = services.tournament_create(creator=organiser, **fields)
         user_model = get_user_model()
         for number in range(count):
             user = user_model.objects.create_user(f"t{tournament.pk}p{number}")
-            services.entry_register(tournament_id=tournament.pk, user=user)
+            services.entry_register(
+                tournament_id=tournament.pk, user=user, entrant=services.Entrant()
+            )
         return tournament
 
     return make

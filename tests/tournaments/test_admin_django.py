@@ -1,5 +1,6 @@
-"""The organiser's desk: admin actions call the services, a corrected score line recomputes the
-standings, and the standings page costs the same number of queries for any field size."""
+"""The organiser's desk: its buttons call the services, the result form refuses what cannot be
+right and saves what can (a correction recomputes the standings), bulk registration, printable
+sheets, and the standings page costs the same number of queries for any field size."""
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -8,39 +9,45 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.tournaments.conftest import end_match, table_seats, won_by_seat_0
 from tournaments import selectors, services
-from tournaments.models import Round, ScoreLine, Tournament
+from tournaments.models import Entry, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
 CHANGELIST = "/admin/tournaments/tournament/"
 
 
-def act(admin_client, action: str, tournament: Tournament):
-    return admin_client.post(
-        CHANGELIST, {"action": action, "_selected_action": [tournament.pk]}, follow=True
-    )
+def step(admin_client, name: str, tournament: Tournament):
+    return admin_client.post(f"{CHANGELIST}{tournament.pk}/step/", {"step": name}, follow=True)
 
 
-def test_actions_start_and_refuse_an_early_next_round(human_event, admin_client):
+def test_the_desk_offers_the_next_step_and_refuses_an_early_next_round(human_event, admin_client):
     tournament = human_event(4, table_size=2)
+    page = admin_client.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    assert 'value="start"' in page
 
-    act(admin_client, "start", tournament)
+    step(admin_client, "start", tournament)
 
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
-    refused = act(admin_client, "seat_next_round", tournament).content.decode()
+    refused = step(admin_client, "next_round", tournament).content.decode()
     assert "Tables of the current round are still playing." in refused
     assert Round.objects.filter(tournament=tournament).count() == 1
+    page = admin_client.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    assert "adjudicate" in page  # each playing table links to its result form
 
 
-def test_seat_as_a_draft_then_publish_from_the_admin(human_event, admin_client):
+def test_seat_as_a_draft_then_publish_from_the_desk(human_event, admin_client):
     tournament = human_event(4, table_size=2)
 
-    act(admin_client, "seat_next_round", tournament)
+    step(admin_client, "draft", tournament)
     drafted = Round.objects.get(tournament=tournament)
     assert drafted.status == Round.Status.DRAFT
     assert admin_client.get(f"/admin/tournaments/round/{drafted.pk}/change/").status_code == 200
-    act(admin_client, "publish_round", tournament)
+    assert (
+        'value="publish"'
+        in admin_client.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    )
+    step(admin_client, "publish", tournament)
 
     drafted.refresh_from_db()
     assert drafted.status == Round.Status.PUBLISHED
@@ -55,22 +62,51 @@ def finished_event(human_event, players: int) -> Tournament:
     return tournament
 
 
-def test_correcting_a_score_line_in_the_admin_recomputes_the_standings(
+def result_form(tournament: Tournament, table: int = 1) -> str:
+    return f"{CHANGELIST}{tournament.pk}/rounds/1/tables/{table}/result/"
+
+
+def french_form(names, deals):
+    """Form data: per deal, who went out and the others' tallies."""
+    data = {}
+    for row, (winners, tallies) in enumerate(deals):
+        for seat, name in enumerate(names):
+            if name in winners:
+                data[f"d{row}-out-{seat}"] = "on"
+            if name in tallies:
+                data[f"d{row}-tally-{seat}"] = str(tallies[name])
+    return data
+
+
+def test_the_result_form_refuses_two_winners_and_saves_a_correction(
     human_event, admin_client, django_capture_on_commit_callbacks, tasks_in_process
 ):
     tournament = finished_event(human_event, 4)
-    line = ScoreLine.objects.filter(points=0).select_related("entry").first()
+    table = Table.objects.get(round__tournament=tournament)
+    names = [s.entry.name for s in table.seats.select_related("entry").order_by("seat")]
+    a, b, c, d = names
 
+    refused = admin_client.post(
+        result_form(tournament),
+        {**french_form(names, [({a, b}, {c: 5, d: 7}), ({a}, {b: 1, c: 2, d: 3})]), "_save": "1"},
+    )
+    assert refused.status_code == 200
+    assert f"Deal 1: Two winners ({a}, {b}): name one." in refused.content.decode()
+    assert table.result_entries.count() == 0
+
+    valid = french_form(names, [({d}, {a: 10, b: 20, c: 30}), ({d}, {a: 1, b: 2, c: 3})])
+    preview = admin_client.post(result_form(tournament), {**valid, "_preview": "1"})
+    assert [line["totals"] for line in preview.context["preview"]] == [[0, 0, 0, 60], [0, 0, 0, 66]]
     with django_capture_on_commit_callbacks(execute=True):
-        response = admin_client.post(
-            f"/admin/tournaments/scoreline/{line.pk}/change/", {"points": 99, "won": "on"}
-        )
+        saved = admin_client.post(result_form(tournament), {**valid, "_save": "1"})
 
-    assert response.status_code == 302
-    line.refresh_from_db()
-    assert (line.points, line.won, line.corrected) == (99, True, True)
+    assert saved.status_code == 302
     top = selectors.standings_table(tournament=tournament).rows[0]
-    assert (top["player"], top["points"]) == (line.entry.name, 99)
+    assert (top["player"], top["points"], top["deals_won"]) == (d, 66, 2)
+    (entered,) = table.result_entries.all()
+    assert entered.entered_by.username == "root"
+    table.refresh_from_db()
+    assert table.outcome == Table.Outcome.ENTERED
 
 
 def test_the_standings_page_costs_the_same_queries_for_any_field_size(human_event, admin_client):
@@ -93,7 +129,8 @@ NEW_EVENT = {
     "name": "Thursday ladder",
     "ruleset": "switch",
     "scoring": "french",
-    "rounds": "3",
+    "play": "online",
+    "planned_rounds": "3",
     "table_size": "4",
     "deals_per_round": "2",
     "target": "",
@@ -111,7 +148,7 @@ def test_an_organiser_creates_a_tournament_in_the_admin(admin_client):
     created = Tournament.objects.get(name="Thursday ladder")
     assert response.status_code == 302
     assert response["Location"] == f"/admin/tournaments/tournament/{created.pk}/change/"
-    assert (created.ruleset, created.rounds, created.deals_per_round) == ("switch", 3, 2)
+    assert (created.ruleset, created.planned_rounds, created.deals_per_round) == ("switch", 3, 2)
     assert created.options == {"max_draw": 8}
     assert created.created_by.username == "root"
     assert created.status == Tournament.Status.REGISTERING
@@ -124,8 +161,12 @@ def test_an_organiser_creates_a_tournament_in_the_admin(admin_client):
         ({"options": '{"max_draws": 8}'}, "max_draws"),
         ({"target": "100"}, "deals_per_round or target, not both"),
         ({"options": "[1, 2]"}, "House rules are an object"),
-        ({"rounds": "0"}, "A tournament has at least one round."),
+        ({"planned_rounds": "0"}, "A tournament has at least one round."),
         ({"table_size": "1"}, "Tables seat two or more."),
+        (
+            {"ruleset": "abbott", "scoring": "abbott", "deals_per_round": "", "table_size": "5"},
+            "abbott: tables of this ruleset seat 4 players, not 5.",
+        ),
     ],
 )
 def test_a_refused_tournament_is_explained_on_the_form_and_not_created(admin_client, change, shown):
@@ -136,28 +177,37 @@ def test_a_refused_tournament_is_explained_on_the_form_and_not_created(admin_cli
     assert not Tournament.objects.filter(name="Thursday ladder").exists()
 
 
-def test_an_organiser_registers_players_and_bots_in_the_admin(human_event, admin_client):
+def test_an_organiser_registers_guests_players_and_bots_in_one_step(human_event, admin_client):
     tournament = human_event(0)
     get_user_model().objects.create_user("maud")
-    register = f"/admin/tournaments/tournament/{tournament.pk}/register/"
-    change_page = admin_client.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    register = f"{CHANGELIST}{tournament.pk}/register/"
+    change_page = admin_client.get(f"{CHANGELIST}{tournament.pk}/change/")
     assert register in change_page.content.decode()
 
-    admin_client.post(register, {"player": "maud"})
-    admin_client.post(register, {"bot": "heuristic", "name": "Robo"})
+    response = admin_client.post(
+        register,
+        {
+            "guests": "name\tclub\nAnn Smith\tKent\n\nBob Jones\tSurrey\n",
+            "players": "maud",
+            "bot": "heuristic",
+            "bot_count": "2",
+        },
+    )
 
+    assert response.status_code == 302
     entries = {e.name: e for e in tournament.entries.all()}
-    assert set(entries) == {"maud", "Robo"}
+    assert set(entries) == {"Ann Smith", "Bob Jones", "maud", "heuristic bot 4", "heuristic bot 5"}
     assert entries["maud"].player.username == "maud"
-    assert entries["Robo"].bot_strategy == "heuristic"
+    assert entries["Ann Smith"].kind == Entry.Kind.GUEST
+    assert entries["heuristic bot 5"].bot_strategy == "heuristic"
 
 
 @pytest.mark.parametrize(
     ("posted", "shown"),
     [
-        ({"player": "nobody"}, "There is no player &#x27;nobody&#x27;."),
-        ({}, "Name a player or choose a bot"),
-        ({"player": "maud", "bot": "random"}, "Name a player or choose a bot"),
+        ({"players": "nobody"}, "nobody: There is no player &#x27;nobody&#x27;."),
+        ({}, "Type at least one name, username or bot."),
+        ({"guests": "Ann\nann"}, "ann: An entry named &#x27;ann&#x27; is already registered."),
         ({"bot": "search"}, "Select a valid choice"),  # an Abbott strategy, not a shedding one
     ],
 )
@@ -165,13 +215,39 @@ def test_a_refused_registration_is_explained_and_enters_nobody(
     human_event, admin_client, posted, shown
 ):
     tournament = human_event(0)
-    get_user_model().objects.create_user("maud")
 
-    response = admin_client.post(f"/admin/tournaments/tournament/{tournament.pk}/register/", posted)
+    response = admin_client.post(f"{CHANGELIST}{tournament.pk}/register/", posted)
 
     assert response.status_code == 200
     assert shown in response.content.decode()
     assert not tournament.entries.exists()
+
+
+def test_withdraw_from_the_desk(human_event, admin_client):
+    tournament = human_event(3)
+    leaver = tournament.entries.first()
+
+    admin_client.post(f"{CHANGELIST}{tournament.pk}/withdraw/", {"name": leaver.name})
+
+    leaver.refresh_from_db()
+    assert not leaver.is_active
+
+
+def test_printable_sheets_list_every_table_and_name(human_event, admin_client):
+    tournament = human_event(6, table_size=3)
+    seated = services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    names = sorted(tournament.entries.values_list("name", flat=True), key=str.casefold)
+
+    pairings = admin_client.get(f"{CHANGELIST}{tournament.pk}/print/pairings/").content.decode()
+    slips = admin_client.get(f"{CHANGELIST}{tournament.pk}/print/slips/").content.decode()
+    standings = admin_client.get(f"{CHANGELIST}{tournament.pk}/print/standings/")
+
+    by_name = pairings[pairings.index('id="by-name"') :]
+    assert [by_name.index(name) for name in names] == sorted(by_name.index(n) for n in names)
+    assert slips.count('class="slip"') == seated.tables.count() == 2
+    assert slips.count('class="box"') == 6 * (2 + 1)  # two deals and a total per player
+    assert standings.status_code == 200
+    assert "tournaments/print.css" in pairings
 
 
 def test_after_creation_only_the_name_can_be_changed_in_the_admin(human_event, admin_client):
@@ -190,4 +266,33 @@ def test_after_creation_only_the_name_can_be_changed_in_the_admin(human_event, a
     assert response.status_code == 302
 
     tournament.refresh_from_db()
-    assert (tournament.name, tournament.rounds, tournament.ruleset) == ("Tuesday cup", 2, "switch")
+    assert (tournament.name, tournament.planned_rounds, tournament.ruleset) == (
+        "Tuesday cup",
+        2,
+        "switch",
+    )
+
+
+def test_the_match_page_names_the_players_of_a_tournament_table(human_event, admin_client):
+    tournament = human_event(2, table_size=2)
+    (table,) = services.tournament_start(
+        tournament_id=tournament.pk, user=tournament.created_by
+    ).tables.all()
+    names = [seat.entry.name for seat in table.seats.select_related("entry").order_by("seat")]
+
+    page = admin_client.get(f"/admin/games/match/{table.match_id}/change/").content.decode()
+
+    assert all(f"<td>{name}</td>" in page for name in names)
+    assert f"0 ({names[0]})" in page  # the event log names the seat's player
+    assert "{&#x27;" not in page  # no raw Python dicts
+
+
+def test_view_on_site_leads_to_the_public_page_of_a_public_tournament(human_event, admin_client):
+    private, public = human_event(0), human_event(0, public=True)
+
+    private_page = admin_client.get(f"{CHANGELIST}{private.pk}/change/").content.decode()
+    public_page = admin_client.get(f"{CHANGELIST}{public.pk}/change/").content.decode()
+
+    assert f'href="/tournaments/{public.pk}/"' in public_page
+    assert f'href="/tournaments/{private.pk}/"' not in private_page
+    assert 'href="/tournaments/"' in private_page  # "View site": the public tournaments

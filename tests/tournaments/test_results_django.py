@@ -163,46 +163,69 @@ def test_the_scoring_task_run_twice_writes_the_same_lines_and_rates_once(human_e
     assert [rating_of(e) for e in table_seats(table)] == ratings_after
 
 
-def test_a_correction_recomputes_standings_and_ratings(
+def names_of(table) -> list[str]:
+    return [seat.entry.name for seat in table.seats.select_related("entry").order_by("seat")]
+
+
+def test_a_correction_replaces_the_lines_and_recomputes_standings_and_ratings(
     human_event, organiser, django_capture_on_commit_callbacks, tasks_in_process
 ):
     tournament = human_event(4, rounds=1)
     (table,) = started(tournament).tables.all()
-    seats = table_seats(table)
+    seats, names = table_seats(table), names_of(table)
     end_match(table.match_id, FRENCH_RESULT)
     loser_before = rating_of(seats[3])
-    line = ScoreLine.objects.get(table=table, entry_id=seats[3], deal=2)
+    others = dict.fromkeys(names[:3], 0)
+    corrected = {
+        "deals": [
+            {"winner": names[3], "points_left": {**others, names[0]: 500}},
+            {"winner": names[3], "points_left": others},
+        ]
+    }
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.score_line_correct(line_id=line.pk, points=500, won=True, user=organiser)
+        services.table_result_enter(
+            tournament_id=tournament.pk,
+            round_number=1,
+            table_number=1,
+            user=organiser,
+            result=corrected,
+            replace=True,
+        )
 
     rows = selectors.standings_table(tournament=tournament).rows
-    assert (rows[0]["entry"], rows[0]["points"], rows[0]["deals_won"]) == (seats[3], 500, 1)
+    assert (rows[0]["entry"], rows[0]["points"], rows[0]["deals_won"]) == (seats[3], 500, 2)
+    assert ScoreLine.objects.filter(table=table).count() == 8  # no line of the match is left
     (game,) = RatedGame.objects.filter(table=table)
-    assert game.ranks == [3, 4, 2, 1]  # by points: 60, 0, 105, 500
+    assert game.ranks == [2, 2, 2, 1]  # by points: 0, 0, 0, 500
     expected = ratings.rate_match(
-        ratings.RatedMatch(teams=[[s] for s in seats], ranks=[3, 4, 2, 1]), {}
+        ratings.RatedMatch(teams=[[s] for s in seats], ranks=[2, 2, 2, 1]), {}
     )
     assert rating_of(seats[3]) == (
         pytest.approx(expected[seats[3]].mu),
         pytest.approx(expected[seats[3]].sigma),
     )
     assert rating_of(seats[3])[0] > loser_before[0]
-    # A rerun of the table keeps the organiser's correction.
-    services.table_result_record(match_id=table.match_id)
-    assert ScoreLine.objects.get(pk=line.pk).points == 500
+    # A rerun of the match's scoring task leaves the desk's result alone.
+    assert services.table_result_record(match_id=table.match_id) is False
+    assert ScoreLine.objects.get(table=table, entry_id=seats[3], deal=1).points == 500
 
 
-def test_only_staff_correct_results(human_event):
+def test_only_staff_enter_results(human_event):
     from tournaments.errors import StaffOnly
 
     tournament = human_event(4, rounds=1)
     (table,) = started(tournament).tables.all()
-    end_match(table.match_id, FRENCH_RESULT)
-    line = ScoreLine.objects.filter(table=table).first()
+    player = table.seats.first().entry.player
 
     with pytest.raises(StaffOnly):
-        services.score_line_correct(line_id=line.pk, points=1, won=False, user=line.entry.player)
+        services.table_result_enter(
+            tournament_id=tournament.pk,
+            round_number=1,
+            table_number=1,
+            user=player,
+            result={"deals": []},
+        )
 
 
 def played_event(human_event, players: int) -> Tournament:

@@ -7,7 +7,7 @@ from games.models import Match
 from tests.tournaments.conftest import end_match, table_seats, won_by_seat_0
 from tournaments import selectors, services
 from tournaments.errors import InvalidSeating, NoDraftRound
-from tournaments.models import Bye, Entry, Round, TableSeat, Tournament
+from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -129,22 +129,61 @@ def test_a_withdrawn_entry_keeps_its_results_and_is_not_seated_again(human_event
     assert rows[leaver.pk]["points"] == 30
 
 
-def test_an_abandoned_table_scores_nothing_but_completes_the_round(human_event):
-    tournament = human_event(2, table_size=2, rounds=1)
-    (table,) = services.tournament_start(
+def test_a_table_abandoned_with_no_result_is_lost_by_everyone_at_it(human_event):
+    """docs/rules.md §5: players who all resigned rank below players who played and lost."""
+    tournament = human_event(4, table_size=2, rounds=1)
+    played, walked_out = services.tournament_start(
         tournament_id=tournament.pk, user=tournament.created_by
-    ).tables.all()
-    Match.objects.filter(pk=table.match_id).update(
-        status=Match.Status.ABANDONED, result={"abandoned": True}
+    ).tables.order_by("number")
+    end_match(played.match_id, won_by_seat_0(2, 20))
+    Match.objects.filter(pk=walked_out.match_id).update(
+        status=Match.Status.ABANDONED, result={"abandoned": True, "resigned": [0, 1]}
     )
 
-    assert services.table_result_record(match_id=table.match_id) is True
+    assert services.table_result_record(match_id=walked_out.match_id) is True
 
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
-    rows = selectors.standings_table(tournament=tournament).rows
-    assert [(r["points"], r["played"], r["score"]) for r in rows] == [(0, 1, 0.5), (0, 1, 0.5)]
+    walked_out.refresh_from_db()
+    assert walked_out.outcome == Table.Outcome.FORFEITED
+    rows = {r["entry"]: r for r in selectors.standings_table(tournament=tournament).rows}
+    loser = rows[table_seats(played)[1]]
+    assert (loser["points"], loser["played"], loser["score"]) == (0, 1, 0)
+    for entry in table_seats(walked_out):
+        assert (rows[entry]["points"], rows[entry]["played"], rows[entry]["score"]) == (0, 1, 0)
+        assert rows[entry]["tiebreaks"]["table_share"] == 0
+        assert rows[entry]["rank"] > rows[table_seats(played)[0]]["rank"]
+    # The desk may still give the forfeited table a result: it has none, so no replace is needed.
+    names = [seat.entry.name for seat in walked_out.seats.select_related("entry").order_by("seat")]
+    deal = {"winner": names[1], "points_left": {names[0]: 12}}
+    services.table_result_enter(
+        tournament_id=tournament.pk,
+        round_number=1,
+        table_number=walked_out.number,
+        user=tournament.created_by,
+        result={"deals": [deal, deal]},
+    )
+    walked_out.refresh_from_db()
+    assert walked_out.outcome == Table.Outcome.ENTERED
 
 
 def test_a_match_outside_any_tournament_is_ignored():
     assert services.table_result_record(match_id=12345) is False
+
+
+def test_online_bots_sit_together_and_never_leave_a_human_on_a_bye(human_event):
+    tournament = human_event(5, table_size=4, rounds=1)
+    for number in range(3):
+        services.entry_register(
+            tournament_id=tournament.pk,
+            user=tournament.created_by,
+            entrant=services.Entrant(bot="random", name=f"Bot {number}"),
+        )
+    bots = set(tournament.entries.exclude(bot_strategy="").values_list("pk", flat=True))
+
+    drafted = services.round_draft(tournament_id=tournament.pk, user=tournament.created_by)
+
+    tables = [set(table_seats(t)) for t in drafted.tables.all()]
+    assert not drafted.byes.exists()
+    # The humans fill a table on their own, so the bots get theirs.
+    assert sorted((len(t), len(t & bots)) for t in tables) == [(3, 3), (5, 0)]

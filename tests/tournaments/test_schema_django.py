@@ -17,6 +17,10 @@ TOURNAMENT_ENDPOINTS = [
     ("post", "/api/v1/tournaments/{tournament_id}/start/"),
     ("post", "/api/v1/tournaments/{tournament_id}/next-round/"),
     ("get", "/api/v1/tournaments/{tournament_id}/standings/"),
+    (
+        "post",
+        "/api/v1/tournaments/{tournament_id}/rounds/{round_number}/tables/{table_number}/result/",
+    ),
 ]
 
 

@@ -15,6 +15,7 @@ from tournaments.seating import (
     SeatingMode,
     TableBounds,
     draw_round,
+    layout_with_bots,
     repeat_lower_bound,
     repeat_report,
     review_round,
@@ -48,7 +49,6 @@ def draw(entries, mode, bounds, history=None, seed=0, rounds_left=1):
         (5, TableBounds(3, 4, 4), Layout((4,), 1)),
         (1, TableBounds(2, 7, 4), Layout((), 1)),
         (0, TableBounds(2, 7, 4), Layout((), 0)),
-        (7, TableBounds(2, 7, 9), Layout((7,), 0)),  # the preferred size is clamped to the bounds
     ],
 )
 def test_table_layout_examples(entries, bounds, expected):
@@ -60,11 +60,16 @@ def test_bounds_must_allow_a_table():
         TableBounds(min_players=5, max_players=4, preferred=4)
 
 
+def test_the_preferred_size_must_be_one_the_ruleset_allows():
+    with pytest.raises(SeatingError, match="seat 4 players, not 5"):
+        TableBounds(min_players=4, max_players=4, preferred=5)
+
+
 bounds_strategy = st.builds(
-    lambda low, spread, preferred: TableBounds(low, low + spread, preferred),
+    lambda low, spread, preferred: TableBounds(low, low + spread, low + preferred % (spread + 1)),
     st.integers(2, 5),
     st.integers(0, 3),
-    st.integers(2, 8),
+    st.integers(0, 3),
 )
 
 
@@ -279,3 +284,59 @@ def test_string_ids_draw_reproducibly():
     assert first == draw(names, SeatingMode.BALANCED, bounds, seed=9, rounds_left=3)
     for seating in first.rounds:
         assert_well_seated(seating, names, bounds)
+
+
+# --- bots in online tournaments ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("humans", "bots", "bounds", "expected"),
+    [
+        # Humans fill tables on their own: bots get a table of their own.
+        (12, 2, TableBounds(2, 10, 4), Layout((4, 4, 4, 2), 0, (0, 0, 0, 2))),
+        (8, 5, FOURS, Layout((4, 4, 4), 1, (0, 0, 4))),  # the fifth bot sits out, not a human
+        # Humans alone would need byes: one field, bots together at as few tables as possible.
+        (6, 2, FOURS, Layout((4, 4), 0, (2, 0))),
+        (10, 7, TableBounds(2, 10, 4), Layout((4, 3, 3, 4, 3), 0, (0, 0, 0, 4, 3))),
+        (7, 2, FOURS, Layout((4, 4), 1, (1, 0))),  # one bot sits out, the other plays
+        (5, 2, FOURS, Layout((4,), 3, (0,))),  # both bots sit out before any human does
+    ],
+)
+def test_layout_with_bots(humans, bots, bounds, expected):
+    assert layout_with_bots(humans, bots, bounds) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    humans=st.integers(0, 14),
+    bots=st.integers(0, 9),
+    bounds=bounds_strategy,
+    mode=st.sampled_from(list(SeatingMode)),
+    seed=st.integers(0, 2**32),
+)
+def test_no_human_sits_out_while_a_bot_plays_and_bots_sit_together(
+    humans, bots, bounds, mode, seed
+):
+    robots = [f"bot{n}" for n in range(bots)]
+    entries = [f"h{n}" for n in range(humans)] + robots
+    draw = draw_round(
+        entries, mode=mode, bounds=bounds, history=SeatingHistory(), seed=seed, bots=robots
+    )
+    seated = draw.rounds[0]
+    robots_playing = [e for table in seated.tables for e in table if e in robots]
+    if robots_playing:
+        assert all(e in robots for e in seated.byes)
+    mixed = [table for table in seated.tables if 0 < sum(e in robots for e in table) < len(table)]
+    assert len(mixed) <= 1
+
+
+def test_the_organisers_edit_may_not_bench_a_human_while_bots_play():
+    edited = RoundSeating(tables=(("a", "b", "bot1", "bot2"),), byes=("c",))
+    with pytest.raises(SeatingError, match="byes for c while bots play"):
+        review_round(
+            edited,
+            entries=["a", "b", "c", "bot1", "bot2"],
+            bounds=FOURS,
+            history=SeatingHistory(),
+            bots={"bot1", "bot2"},
+        )

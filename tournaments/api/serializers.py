@@ -7,30 +7,45 @@ from typing import Any
 from rest_framework import serializers
 
 from switchsite.api.schema import page_of
-from tournaments.models import Round, Tournament
+from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.scoring import ByePolicy, Scoring
+from tournaments.seating import SeatingMode
 
 
 class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     ruleset = serializers.CharField(max_length=40)
-    scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices)
-    rounds = serializers.IntegerField(min_value=1, max_value=50)
-    table_size = serializers.IntegerField(min_value=2, max_value=10)
+    scoring = serializers.ChoiceField(choices=list(Scoring))
+    rounds = serializers.IntegerField(
+        min_value=1, max_value=50, help_text="How many rounds are planned."
+    )
+    table_size = serializers.IntegerField(
+        min_value=2, max_value=10, help_text="Players a table seats: a count the ruleset allows."
+    )
     deals_per_round = serializers.IntegerField(
         min_value=1, max_value=100, required=False, default=None
     )
     target = serializers.IntegerField(min_value=1, max_value=100_000, required=False, default=None)
     seating = serializers.ChoiceField(
-        choices=Tournament.Seating.choices, required=False, default=Tournament.Seating.BALANCED
+        choices=list(SeatingMode), required=False, default=SeatingMode.BALANCED
     )
     bye_policy = serializers.ChoiceField(
-        choices=Tournament.ByePolicy.choices,
+        choices=list(ByePolicy),
         required=False,
-        default=Tournament.ByePolicy.ZERO,
+        default=ByePolicy.ZERO,
         help_text="What a bye is worth: 0, the entry's own average, or the round's best.",
     )
     options = serializers.DictField(
         required=False, default=dict, help_text="House rules: option overrides on the preset."
+    )
+    play = serializers.ChoiceField(
+        choices=Tournament.Play.choices,
+        required=False,
+        default=Tournament.Play.ONLINE,
+        help_text="`offline`: real cards; no matches, the desk enters each table's result.",
+    )
+    public = serializers.BooleanField(
+        required=False, default=False, help_text="Public pages (tables, standings), no login."
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -42,21 +57,74 @@ class TournamentCreateSerializer(serializers.Serializer):
 
 
 class EntrantSerializer(serializers.Serializer):
-    """``{}`` for the caller; staff: ``{"player": username}`` or ``{"bot": strategy, "name": ...}``."""
+    """One entrant: ``{}`` for the caller; staff: ``{"player": username}``, ``{"guest": name}``
+    or ``{"bot": strategy, "name": display name}``."""
 
     player = serializers.CharField(max_length=150, required=False, default=None)
+    guest = serializers.CharField(
+        max_length=150, required=False, default=None, help_text="A guest's display name."
+    )
     bot = serializers.CharField(max_length=20, required=False, default=None)
+    name = serializers.CharField(
+        max_length=150, required=False, default=None, help_text="A bot's display name."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        named = [kind for kind in ("player", "guest", "bot") if attrs[kind] is not None]
+        if len(named) > 1:
+            raise serializers.ValidationError(
+                {named[1]: ["Name one of player, guest or bot, not several."]}
+            )
+        if attrs["name"] is not None and attrs["bot"] is None:
+            raise serializers.ValidationError({"name": ["A display name is given to a bot."]})
+        return attrs
+
+
+class RegisterSerializer(EntrantSerializer):
+    """One entrant as above, or (staff) many at once: ``{"entries": [entrant, ...]}``."""
+
+    entries = EntrantSerializer(many=True, required=False, default=None)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        single = any(attrs[k] is not None for k in ("player", "guest", "bot"))
+        if attrs["entries"] is not None and single:
+            raise serializers.ValidationError({"entries": ["Send entries, or one entrant."]})
+        return attrs
+
+
+class WithdrawSerializer(serializers.Serializer):
+    """``{}`` for the caller; staff: ``{"player": username}`` or any entry's ``{"name": ...}``."""
+
+    player = serializers.CharField(max_length=150, required=False, default=None)
     name = serializers.CharField(max_length=150, required=False, default=None)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["player"] is not None and (attrs["bot"] is not None or attrs["name"] is not None):
-            raise serializers.ValidationError({"player": ["Name a player or a bot, not both."]})
+        if attrs["player"] is not None and attrs["name"] is not None:
+            raise serializers.ValidationError({"name": ["Name a player or an entry, not both."]})
         return attrs
+
+
+class TableResultSerializer(serializers.Serializer):
+    """A table's result, by display names. ``french``: ``deals`` of ``{"winner", "points_left":
+    {name: tally}}``; ``placement``: ``deals`` of ``{"order": [names]}``; ``abbott``: ``hands``
+    of ``{"winner": name or null, "alliance": null or {"chooser", "chosen"}}``."""
+
+    deals = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="French or placement deals."
+    )
+    hands = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="Abbott hands."
+    )
+    replace = serializers.BooleanField(
+        required=False, default=False, help_text="Correct a table that already has a result."
+    )
 
 
 class EntrySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Entry.Kind.choices)
     player = serializers.CharField(allow_null=True)
     bot = serializers.CharField(allow_null=True)
     joined_round = serializers.IntegerField()
@@ -73,13 +141,35 @@ class TableSeatSerializer(SeatedSerializer):
     seat = serializers.IntegerField()
 
 
+class DealPointsSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    winner = serializers.CharField(allow_null=True)
+    points = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Each name's points in this deal or hand."
+    )
+
+
+class TableResultOutSerializer(serializers.Serializer):
+    source = serializers.ChoiceField(
+        choices=[c for c in Table.Outcome.values if c],
+        help_text="`played` on the server, `entered` at the desk, or `forfeited` (abandoned "
+        "with no result: everyone at the table lost).",
+    )
+    totals = serializers.DictField(child=serializers.IntegerField())
+    deals = DealPointsSerializer(many=True, help_text="The score lines, deal by deal.")
+    entered = serializers.DictField(allow_null=True, help_text="The result as the desk sent it.")
+    entered_by = serializers.CharField(allow_null=True)
+    entered_at = serializers.DateTimeField(allow_null=True)
+    corrections = serializers.IntegerField(help_text="Earlier versions replaced.")
+
+
 class TableSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     match = serializers.IntegerField(allow_null=True)
-    recorded = serializers.BooleanField(
-        help_text="The match has ended and its score lines are written."
-    )
+    played = serializers.ChoiceField(choices=Tournament.Play.choices)
+    recorded = serializers.BooleanField(help_text="The table has its result.")
     seats = TableSeatSerializer(many=True)
+    result = TableResultOutSerializer(allow_null=True)
 
 
 class RoundSerializer(serializers.Serializer):
@@ -100,13 +190,18 @@ class TournamentSerializer(serializers.Serializer):
     name = serializers.CharField()
     ruleset = serializers.CharField()
     options = serializers.DictField()
-    scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices)
+    scoring = serializers.ChoiceField(choices=list(Scoring))
     planned_rounds = serializers.IntegerField(help_text="The `rounds` given at creation.")
     table_size = serializers.IntegerField()
     deals_per_round = serializers.IntegerField(allow_null=True)
     target = serializers.IntegerField(allow_null=True)
-    seating = serializers.ChoiceField(choices=Tournament.Seating.choices)
-    bye_policy = serializers.ChoiceField(choices=Tournament.ByePolicy.choices)
+    seating = serializers.ChoiceField(choices=list(SeatingMode))
+    bye_policy = serializers.ChoiceField(choices=list(ByePolicy))
+    play = serializers.ChoiceField(choices=Tournament.Play.choices)
+    public = serializers.BooleanField()
+    public_url = serializers.URLField(
+        allow_null=True, help_text="The public page (tables, standings), when `public`."
+    )
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     created_by = serializers.CharField()
     created_at = serializers.DateTimeField()
@@ -120,7 +215,7 @@ class TournamentSummarySerializer(serializers.Serializer):
     ruleset = serializers.CharField()
     scoring = serializers.CharField()
     status = serializers.CharField()
-    planned_rounds = serializers.IntegerField(source="rounds")
+    planned_rounds = serializers.IntegerField()
     current_round = serializers.IntegerField(help_text="Rounds published so far.")
     entries = serializers.IntegerField(source="entry_count", help_text="Active entries.")
     created_at = serializers.DateTimeField()

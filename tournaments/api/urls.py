@@ -30,6 +30,11 @@ urlpatterns = [
         name="tournament-next-round",
     ),
     path(
+        "tournaments/<int:tournament_id>/rounds/<int:round_number>/tables/<int:table_number>/result/",
+        views.TableResultView.as_view(),
+        name="tournament-table-result",
+    ),
+    path(
         "tournaments/<int:tournament_id>/standings/",
         views.TournamentStandingsView.as_view(),
         name="tournament-standings",

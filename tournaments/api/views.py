@@ -20,10 +20,10 @@ from tournaments import selectors, services
 from tournaments.api import serializers as s
 
 
-def detail(tournament_id: int) -> dict[str, Any]:
+def detail(request: Request, tournament_id: int) -> dict[str, Any]:
     """The tournament as it is now (re-read: tables played in-process after commit are included)."""
     tournament = selectors.tournament_get(tournament_id=tournament_id)
-    return selectors.tournament_detail(tournament=tournament)
+    return selectors.tournament_detail(tournament=tournament, absolute=request.build_absolute_uri)
 
 
 class TournamentListView(APIView):
@@ -51,15 +51,17 @@ class TournamentListView(APIView):
             name=data["name"],
             ruleset=data["ruleset"],
             scoring=data["scoring"],
-            rounds=data["rounds"],
+            planned_rounds=data["rounds"],
             table_size=data["table_size"],
             deals_per_round=data["deals_per_round"],
             target=data["target"],
             seating_mode=data["seating"],
             bye_policy=data["bye_policy"],
             options=data["options"],
+            play=data["play"],
+            public=data["public"],
         )
-        return Response(detail(tournament.pk), status=201)
+        return Response(detail(request, tournament.pk), status=201)
 
 
 class TournamentDetailView(APIView):
@@ -68,43 +70,52 @@ class TournamentDetailView(APIView):
         summary="The tournament with its entries, rounds, tables and seats",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(detail(tournament_id))
+        return Response(detail(request, tournament_id))
+
+
+def _entrant(data: dict[str, Any]) -> services.Entrant:
+    return services.Entrant(
+        player=data["player"], guest=data["guest"], bot=data["bot"], name=data["name"]
+    )
 
 
 class TournamentRegisterView(APIView):
     @extend_schema(
-        request=s.EntrantSerializer,
+        request=s.RegisterSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={200: s.TournamentSerializer, **problems(400, 401, 403, 404, 409)},
-        summary="Register yourself, or (staff) a player or a bot entrant",
+        summary="Register yourself, or (staff) a player, a guest, a bot, or many at once",
     )
     @idempotent
     def post(self, request: Request, tournament_id: int) -> Response:
-        data = parsed(s.EntrantSerializer, request.data)
-        services.entry_register(
-            tournament_id=tournament_id,
-            user=request.user,
-            player=data["player"],
-            bot=data["bot"],
-            name=data["name"],
-        )
-        return Response(detail(tournament_id))
+        data = parsed(s.RegisterSerializer, request.data)
+        if data["entries"] is not None:
+            services.entries_register(
+                tournament_id=tournament_id,
+                user=request.user,
+                entrants=[_entrant(item) for item in data["entries"]],
+            )
+        else:
+            services.entry_register(
+                tournament_id=tournament_id, user=request.user, entrant=_entrant(data)
+            )
+        return Response(detail(request, tournament_id))
 
 
 class TournamentWithdrawView(APIView):
     @extend_schema(
-        request=s.EntrantSerializer,
+        request=s.WithdrawSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={200: s.TournamentSerializer, **problems(400, 401, 403, 404, 409)},
-        summary="Withdraw yourself, or (staff) a player or a bot entrant (by name)",
+        summary="Withdraw yourself, or (staff) a player or any entry by its display name",
     )
     @idempotent
     def post(self, request: Request, tournament_id: int) -> Response:
-        data = parsed(s.EntrantSerializer, request.data)
+        data = parsed(s.WithdrawSerializer, request.data)
         services.entry_withdraw(
             tournament_id=tournament_id, user=request.user, player=data["player"], name=data["name"]
         )
-        return Response(detail(tournament_id))
+        return Response(detail(request, tournament_id))
 
 
 class TournamentStartView(APIView):
@@ -117,7 +128,7 @@ class TournamentStartView(APIView):
     @idempotent
     def post(self, request: Request, tournament_id: int) -> Response:
         services.tournament_start(tournament_id=tournament_id, user=request.user)
-        return Response(detail(tournament_id))
+        return Response(detail(request, tournament_id))
 
 
 class TournamentNextRoundView(APIView):
@@ -130,11 +141,34 @@ class TournamentNextRoundView(APIView):
     @idempotent
     def post(self, request: Request, tournament_id: int) -> Response:
         services.round_next(tournament_id=tournament_id, user=request.user)
-        return Response(detail(tournament_id))
+        return Response(detail(request, tournament_id))
+
+
+class TableResultView(APIView):
+    @extend_schema(
+        request=s.TableResultSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.TableSerializer, **problems(400, 401, 403, 404, 409)},
+        summary="Enter or correct a table's result (staff); adjudicates an online table",
+    )
+    @idempotent
+    def post(
+        self, request: Request, tournament_id: int, round_number: int, table_number: int
+    ) -> Response:
+        data = parsed(s.TableResultSerializer, request.data)
+        table = services.table_result_enter(
+            tournament_id=tournament_id,
+            round_number=round_number,
+            table_number=table_number,
+            user=request.user,
+            result={key: data[key] for key in ("deals", "hands") if key in data},
+            replace=data["replace"],
+        )
+        return Response(selectors.table_detail(table=table))
 
 
 class StandingsCSVRenderer(BaseRenderer):
-    """``?format=csv``: the standings rows as CSV; anything else (a problem document) as JSON."""
+    """``?format=csv``: the view's CSV text as it is; a problem document as JSON."""
 
     media_type = "text/csv"
     format = "csv"
@@ -145,7 +179,7 @@ class StandingsCSVRenderer(BaseRenderer):
     ) -> bytes:
         if isinstance(data, dict) and "code" in data:
             return JSONRenderer().render(data)
-        return selectors.standings_csv(standings_rows=data).encode()
+        return data.encode()
 
 
 class TournamentStandingsView(APIView):
@@ -170,9 +204,9 @@ class TournamentStandingsView(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = selectors.tournament_get(tournament_id=tournament_id)
         standings = selectors.standings_table(tournament=tournament)
-        response = Response(standings.rows)
-        if request.accepted_renderer.format == "csv":
-            response["Content-Disposition"] = (
-                f'attachment; filename="standings-{tournament.pk}.csv"'
-            )
+        if request.accepted_renderer.format != "csv":
+            return Response(standings.rows)
+        response = Response(selectors.standings_csv(standings=standings))
+        filename = selectors.standings_filename(tournament=tournament)
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response

@@ -1,0 +1,89 @@
+"""Browser tests: Debian's headless Chromium driven by Playwright, against pytest-django's
+``live_server``.
+
+Playwright drives the system's ``/usr/bin/chromium`` (``executable_path``); it never downloads a
+browser of its own. Without Chromium the tests skip on a developer's machine and fail in CI
+(``CI=true``), where ``.ci/run`` installs it. Each launch gets a fresh, empty profile directory
+(Playwright makes one per launch), and the flags below keep Chromium from reaching the network on
+its own: this machine's network is closed, and background networking floods refused connections.
+
+Screenshots go to ``.artifacts/browser/`` (git-ignored): CI keeps them as artefacts.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.conftest import IN_CI
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / ".artifacts" / "browser"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+PASSWORD = "desk-password"
+
+
+def chromium_path() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    executable = chromium_path()
+    if executable is None:
+        if IN_CI:
+            pytest.fail("CI=true but Chromium is not installed (apt-get install chromium)")
+        pytest.skip("Chromium is not installed: browser tests skipped")
+    # Playwright's sync API keeps an event loop in this thread; Django then refuses ORM calls
+    # from it unless told that the loop is not running Django code (the tests set up data).
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+            yield launched
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, live_server) -> Iterator[Page]:
+    """A fresh browser context (no cookies) at desktop size, its base URL the live server."""
+    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    opened = context.new_page()
+    yield opened
+    context.close()
+
+
+@pytest.fixture
+def staff_page(page: Page, transactional_db) -> Page:
+    """``page`` logged in to the admin as a superuser."""
+    get_user_model().objects.create_superuser("desk", "desk@example.invalid", PASSWORD)
+    page.goto("/admin/login/")
+    page.fill("#id_username", "desk")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/")
+    return page
+
+
+def screenshot(page: Page, name: str, **options) -> Path:
+    """Keep a screenshot for CI's artefacts (never committed)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), **options)
+    return path

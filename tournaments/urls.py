@@ -1,0 +1,10 @@
+"""The public pages (HTML, no login): mounted at ``/tournaments/`` by the site's root URLs."""
+
+from django.urls import path
+
+from tournaments import views
+
+urlpatterns = [
+    path("", views.public_index, name="tournament-public-index"),
+    path("<int:tournament_id>/", views.public_detail, name="tournament-public"),
+]
