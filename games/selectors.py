@@ -161,6 +161,17 @@ def match_events(
     return [event_as_seen(e, seat=seat, reveal_all=reveal_all) for e in pending[:limit]], count
 
 
+def match_events_now(
+    *, match_id: int, user: AbstractBaseUser, after: int, limit: int
+) -> tuple[list[dict[str, Any]], int, bool]:
+    """:func:`match_events` for a reader that waits, with the match read again each time (its status
+    decides what is revealed), and whether the match is over — read first, so that "over" implies
+    that every event is among those counted."""
+    match = match_get(match_id=match_id)
+    results, count = match_events(match=match, user=user, after=after, limit=limit)
+    return results, count, match.status in REVEALED_STATUSES
+
+
 def event_as_seen(
     record: MatchEvent, *, seat: int | None, reveal_all: bool = False
 ) -> dict[str, Any]:
