@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import resource
 import signal
 import socket
@@ -38,6 +39,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,7 @@ os.environ.setdefault("SECRET_KEY", "benchmark-only")
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 LONG_POLL_SECONDS = 30
+SLOW_SECONDS = 0.5  # answers slower than this are listed with when they happened
 
 
 @dataclass
@@ -57,6 +60,10 @@ class Figures:
     dropped_streams: int = 0
     dropped_polls: int = 0
     stream_reconnects: int = 0
+    # When (time.monotonic()) slow answers and stream reconnections happened, to tell bursts apart.
+    slow: list[tuple[float, str, float]] = field(default_factory=list)
+    reconnected_at: list[float] = field(default_factory=list)
+    held_from: float = 0.0
     polls_answered: int = 0
     move_errors: int = 0
     errors: list[str] = field(default_factory=list)
@@ -213,6 +220,7 @@ async def hold_stream(
                         figures.arrived[key] = time.monotonic()
                         figures.note_delivery(key)
                 figures.stream_reconnects += 1
+                figures.reconnected_at.append(time.monotonic())
         except (TimeoutError, aiohttp.ClientError) as error:
             figures.dropped_streams += 1
             figures.error(f"stream: {error!r}")
@@ -220,10 +228,13 @@ async def hold_stream(
 
 
 async def hold_long_polls(session: Any, player: Player, figures: Figures, until: float) -> None:
+    """A bot that long-polls its feed. Its first wait is random, as independent clients' are."""
     import aiohttp
 
+    first_wait = random.randint(1, LONG_POLL_SECONDS)
     while time.monotonic() < until:
-        wait = min(LONG_POLL_SECONDS, max(1, int(until - time.monotonic())))
+        wait = min(first_wait, max(1, int(until - time.monotonic())))
+        first_wait = LONG_POLL_SECONDS
         path = f"/api/v1/players/me/events/?after={player.feed_seq}&wait={wait}"
         try:
             async with session.get(path, headers=auth(player.token)) as answer:
@@ -290,6 +301,8 @@ async def play_matches(
                 view = await view_of_the_mover(match_id, by_seat)
                 continue
             figures.move_seconds.append(answered - posted)
+            if answered - posted > SLOW_SECONDS:
+                figures.slow.append((posted, "move", answered - posted))
             view = answer["view"]
             if view["status"] == "active" and view["to_move"] != mover:
                 key = (match_id, view["version"])
@@ -308,6 +321,8 @@ async def check_health(session: Any, figures: Figures, until: float) -> None:
             if answer.status != 200:
                 figures.error(f"/healthz answered {answer.status}")
         figures.healthz_seconds.append(time.monotonic() - started)
+        if figures.healthz_seconds[-1] > SLOW_SECONDS:
+            figures.slow.append((started, "/healthz", figures.healthz_seconds[-1]))
         await asyncio.sleep(0.5)
 
 
@@ -353,7 +368,8 @@ async def run(
             f"holding for {args.seconds} s",
             flush=True,
         )
-        until = time.monotonic() + args.seconds
+        figures.held_from = time.monotonic()
+        until = figures.held_from + args.seconds
         poll_tasks = [
             asyncio.create_task(hold_long_polls(session, p, figures, until)) for p in pollers
         ]
@@ -433,6 +449,11 @@ def report(
         )
         print(f"server CPU while held: {cpu_held:.1f} s in {args.seconds} s")
     print(f"load average: {load_before} at the start, {load_after} at the end")
+    reconnections = Counter(10 * int((t - figures.held_from) // 10) for t in figures.reconnected_at)
+    print("stream reconnections per 10 s of the hold:", dict(sorted(reconnections.items())))
+    slowest = sorted(figures.slow, key=lambda slow: -slow[2])[:8]
+    for at, what, took in sorted(slowest):
+        print(f"  slow: {what} at +{at - figures.held_from:.1f} s took {took * ms:.0f} ms")
     for error in figures.errors:
         print("  error:", error)
 

@@ -27,8 +27,6 @@ from switchsite.api.parsing import parsed
 from switchsite.api.schema import IDEMPOTENCY_KEY, problems
 from switchsite.asyncdb import run_sync
 
-# Events one read of a stream sends at most (it reads again at once if there are more).
-STREAM_BATCH = 100
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID", str, OpenApiParameter.HEADER, description="Resume after this event's seq."
 )
@@ -245,15 +243,16 @@ class MatchEventsView(AsyncAPIView):
     async def get(self, request: Request, match_id: int) -> Response:
         query = parsed(s.EventsQuerySerializer, request.query_params)
 
-        def read() -> waiting.Batch:
-            return waiting.Batch(
-                *selectors.match_events_now(
-                    match_id=match_id, user=request.user, after=query["after"], limit=query["limit"]
-                )
+        def read() -> waiting.Page:
+            results, count, _ = selectors.match_events_now(
+                match_id=match_id, user=request.user, after=query["after"], limit=query["limit"]
             )
+            return results, count
 
-        batch = await waiting.long_poll(read, [notifier.match_topic(match_id)], query["wait"])
-        return Response(_page(request, batch.results, batch.count, query["limit"]))
+        results, count = await waiting.long_poll(
+            read, [notifier.match_topic(match_id)], query["wait"]
+        )
+        return Response(_page(request, results, count, query["limit"]))
 
 
 class FeedEventsView(AsyncAPIView):
@@ -266,13 +265,13 @@ class FeedEventsView(AsyncAPIView):
         query = parsed(s.EventsQuerySerializer, request.query_params)
         player = await run_sync(services.player_profile, user=request.user)
 
-        def read() -> waiting.Batch:
-            return waiting.Batch(
-                *selectors.feed_events(player=player, after=query["after"], limit=query["limit"])
-            )
+        def read() -> waiting.Page:
+            return selectors.feed_events(player=player, after=query["after"], limit=query["limit"])
 
-        batch = await waiting.long_poll(read, [notifier.feed_topic(request.user.pk)], query["wait"])
-        return Response(_page(request, batch.results, batch.count, query["limit"]))
+        results, count = await waiting.long_poll(
+            read, [notifier.feed_topic(request.user.pk)], query["wait"]
+        )
+        return Response(_page(request, results, count, query["limit"]))
 
 
 class EventStreamRenderer(BaseRenderer):
@@ -325,12 +324,15 @@ class MatchStreamView(StreamView):
     async def get(self, request: Request, match_id: int) -> StreamingHttpResponse:
         await run_sync(selectors.match_get, match_id=match_id)  # 404 before the stream starts
 
-        def read(after: int) -> waiting.Batch:
-            return waiting.Batch(
-                *selectors.match_events_now(
-                    match_id=match_id, user=request.user, after=after, limit=STREAM_BATCH
-                )
+        def read(after: int) -> tuple[list[dict[str, Any]], bool]:
+            events, _, over = selectors.match_events_now(
+                match_id=match_id,
+                user=request.user,
+                after=after,
+                limit=waiting.STREAM_BATCH,
+                counted=False,
             )
+            return events, over
 
         return _stream_response(
             waiting.event_stream(read, [notifier.match_topic(match_id)], _resume_point(request))
@@ -346,10 +348,11 @@ class FeedStreamView(StreamView):
     async def get(self, request: Request) -> StreamingHttpResponse:
         player = await run_sync(services.player_profile, user=request.user)
 
-        def read(after: int) -> waiting.Batch:
-            return waiting.Batch(
-                *selectors.feed_events(player=player, after=after, limit=STREAM_BATCH)
+        def read(after: int) -> tuple[list[dict[str, Any]], bool]:
+            events, _ = selectors.feed_events(
+                player=player, after=after, limit=waiting.STREAM_BATCH, counted=False
             )
+            return events, False
 
         return _stream_response(
             waiting.event_stream(

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 from collections.abc import AsyncIterator, Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -25,20 +25,18 @@ logger = logging.getLogger(__name__)
 
 # How long a client waits before reconnecting after a stream ends (the SSE ``retry:`` field).
 RECONNECT_MILLISECONDS = 1000
+# A stream lasts SSE_MAX_SECONDS and up to this share more, chosen at random for each stream.
+MAX_EXTRA_SHARE = 0.25
+# Events one read of a stream returns at most (it reads again at once after a full batch).
+STREAM_BATCH = 100
 
 
-@dataclass(frozen=True)
-class Batch:
-    """What one read found after the cursor."""
-
-    results: list[dict[str, Any]]  # the first events after the cursor, oldest first
-    count: int  # how many events there are after the cursor in all
-    over: bool = False  # nothing will ever follow these (a finished match)
+Page = tuple[list[dict[str, Any]], int | None]  # events after the cursor, and how many in all
 
 
 async def long_poll(
-    read: Callable[[], Batch], topics: Iterable[notifier.Topic], wait: float
-) -> Batch:
+    read: Callable[[], Page], topics: Iterable[notifier.Topic], wait: float
+) -> Page:
     """``read()`` now; if it found nothing, again each time the topics are woken, until it finds
     something or ``wait`` seconds pass (or the server stops)."""
     if wait <= 0:
@@ -48,12 +46,12 @@ async def long_poll(
     with notifier.subscribe(topics) as subscription:
         while True:
             subscription.clear()
-            batch = await run_sync(read)
-            if batch.results or notifier.hub.closing:
-                return batch
+            results, count = await run_sync(read)
+            if results or notifier.hub.closing:
+                return results, count
             release_request_thread()
             if not await subscription.wait(deadline - loop.time()) or notifier.hub.closing:
-                return batch
+                return results, count
 
 
 def sse_message(event: dict[str, Any]) -> str:
@@ -61,16 +59,21 @@ def sse_message(event: dict[str, Any]) -> str:
 
 
 async def event_stream(
-    read: Callable[[int], Batch], topics: Iterable[notifier.Topic], after: int
+    read: Callable[[int], tuple[list[dict[str, Any]], bool]],
+    topics: Iterable[notifier.Topic],
+    after: int,
 ) -> AsyncIterator[str]:
     """Server-Sent Events: each event after ``after`` once, with ``id`` = seq for Last-Event-ID.
 
-    Ends when ``read`` says nothing more will come and all was sent, after ``SSE_MAX_SECONDS``
-    (the client reconnects), when the server stops, or if the database fails; sends a comment line
+    ``read(after)`` returns at most :data:`STREAM_BATCH` events after ``after`` and whether nothing
+    will follow them (a finished match). The stream ends when that is so and all was sent, after ``SSE_MAX_SECONDS`` and
+    up to a quarter more (the client reconnects), when the server stops, or if the database fails; sends a comment line
     after ``SSE_KEEPALIVE_SECONDS`` of silence so that proxies keep the connection.
     """
     loop = asyncio.get_running_loop()
-    ends_at = loop.time() + settings.SSE_MAX_SECONDS
+    # Up to a quarter longer, at random: streams opened together (after a restart, say) then end,
+    # and reconnect, spread out rather than all at once.
+    ends_at = loop.time() + settings.SSE_MAX_SECONDS * random.uniform(1, 1 + MAX_EXTRA_SHARE)
     keepalive = settings.SSE_KEEPALIVE_SECONDS
     yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
     last_sent = loop.time()
@@ -78,18 +81,18 @@ async def event_stream(
         while True:
             subscription.clear()
             try:
-                batch = await run_sync(read, after)
+                events, over = await run_sync(read, after)
             except DatabaseError:
                 logger.warning("Event stream ended: the database failed", exc_info=True)
                 return
-            for event in batch.results:
+            for event in events:
                 after = event["seq"]
                 yield sse_message(event)
-            if batch.results:
+            if events:
                 last_sent = loop.time()
-            if batch.count > len(batch.results):
+            if len(events) >= STREAM_BATCH:  # perhaps more: read on at once
                 continue
-            if batch.over:
+            if over:
                 return
             release_request_thread()
             while True:  # idle: no query until the notifier wakes us
