@@ -271,7 +271,7 @@ def test_the_feed_tells_each_player_about_their_match_and_turn(staff, bob, match
     staff.post(moves(match_id), {"action": "play", "card": "7H"})
     bob_feed = bob.get("/api/v1/players/me/events/").json()["results"]
 
-    assert [e["type"] for e in staff_feed] == ["match_started", "your_turn"]
+    assert [e["type"] for e in staff_feed] == ["player_joined", "match_started", "your_turn"]
     assert [e["type"] for e in bob_feed] == ["match_started", "your_turn"]
     assert [e["seq"] for e in bob_feed] == [1, 2]
     assert all(e["match"] == match_id for e in bob_feed)
