@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from django.db import connection, connections
@@ -28,6 +27,7 @@ from django.db import connection, connections
 from games import selectors, services
 from switchsite import asyncdb
 from tests.conftest import IN_CI
+from tests.faults.conftest import database_url
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 60
@@ -106,22 +106,12 @@ def uvicorn_command(workers: int) -> Callable[[int], list[str]]:
     return command
 
 
-def database_url_of_the_tests() -> str:
-    settings = connection.settings_dict
-    credentials = quote(settings["USER"] or "", safe="")
-    if settings["PASSWORD"]:
-        credentials += ":" + quote(settings["PASSWORD"], safe="")
-    host = settings["HOST"] or "127.0.0.1"
-    port = settings["PORT"] or 5432
-    return f"postgres://{credentials}@{host}:{port}/{settings['NAME']}"
-
-
 def production_env(**overrides: Any) -> dict[str, str]:
     env = {
         "DJANGO_SETTINGS_MODULE": "switchsite.settings",
         "DEBUG": "false",
         "SECRET_KEY": "serving-tests-only",
-        "DATABASE_URL": database_url_of_the_tests(),
+        "DATABASE_URL": database_url(),
         "CELERY_BROKER_URL": "",  # bots, if any, play in the server process
         "THROTTLE_USER_RATE": "100000/minute",
         "LOG_LEVEL": "WARNING",
