@@ -4,7 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test lint format bench worker schema
+# The web tier's address and processes (`make serve`); the environment may set each of them.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WEB_CONCURRENCY ?= $(shell nproc 2>/dev/null || echo 2)
+# uvicorn: the ASGI server (README: "Serving"). Open streams end on SIGTERM by themselves; this
+# bounds how long the server then waits for any other request still in progress.
+UVICORN := $(BIN)/uvicorn switchsite.asgi:application --lifespan on --timeout-graceful-shutdown 10
+
+.PHONY: run serve worker beat test lint format bench schema
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,10 +20,24 @@ $(INSTALLED): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@
 
-## Serve on 127.0.0.1:8000 (embedded default: SQLite file, Celery tasks in-process; DEBUG on).
+## Serve on 127.0.0.1:8000 (embedded default: SQLite file, Celery tasks in-process; DEBUG on):
+## the same ASGI server as `make serve`, one process.
 run: $(INSTALLED)
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:8000
+	DEBUG=$${DEBUG:-true} $(UVICORN) --host $(HOST) --port $(PORT) --workers 1
+
+## Production shape, web tier: $(WEB_CONCURRENCY) processes on $(HOST):$(PORT), DEBUG off.
+## Reads DATABASE_URL, CELERY_BROKER_URL and the rest of the README's settings from the environment.
+serve: $(INSTALLED)
+	DEBUG=false $(UVICORN) --host $(HOST) --port $(PORT) --workers $(WEB_CONCURRENCY)
+
+## Production shape: a Celery worker for the configured broker.
+worker: $(INSTALLED)
+	$(BIN)/celery -A switchsite worker --loglevel=INFO
+
+## Production shape: the periodic sweep (turn clocks a lost task missed). Run exactly one.
+beat: $(INSTALLED)
+	$(BIN)/celery -A switchsite beat --loglevel=INFO
 
 ## Lint, then the whole test suite (uses DATABASE_URL / CELERY_BROKER_URL when they are set).
 test: $(INSTALLED)
@@ -38,7 +60,3 @@ schema: $(INSTALLED)
 ## Speed benchmarks (figures go into the README, never into timed tests).
 bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks
-
-## A Celery worker for the configured broker (production shape; see the README).
-worker: $(INSTALLED)
-	$(BIN)/celery -A switchsite worker --loglevel=INFO

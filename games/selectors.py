@@ -151,14 +151,26 @@ def match_view_for(*, match_id: int, user: AbstractBaseUser) -> dict[str, Any]:
 
 
 def match_events(
-    *, match: Match, user: AbstractBaseUser, after: int, limit: int
-) -> tuple[list[dict[str, Any]], int]:
-    """Events with ``seq > after`` as the user may see them, oldest first, and how many there are."""
+    *, match: Match, user: AbstractBaseUser, after: int, limit: int, counted: bool = True
+) -> tuple[list[dict[str, Any]], int | None]:
+    """Events with ``seq > after`` as the user may see them, oldest first, and how many there are
+    (unless not ``counted``: streams need no count, and save its query)."""
     seat = viewer_seat(seats=match.seats.all(), user=user)
     reveal_all = match.status in REVEALED_STATUSES
     pending = MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")
-    count = pending.count()
+    count = pending.count() if counted else None
     return [event_as_seen(e, seat=seat, reveal_all=reveal_all) for e in pending[:limit]], count
+
+
+def match_events_now(
+    *, match_id: int, user: AbstractBaseUser, after: int, limit: int, counted: bool = True
+) -> tuple[list[dict[str, Any]], int | None, bool]:
+    """:func:`match_events` for a reader that waits, with the match read again each time (its status
+    decides what is revealed), and whether the match is over — read first, so that "over" implies
+    that its last event is among those after it."""
+    match = match_get(match_id=match_id)
+    results, count = match_events(match=match, user=user, after=after, limit=limit, counted=counted)
+    return results, count, match.status in REVEALED_STATUSES
 
 
 def event_as_seen(
@@ -169,9 +181,12 @@ def event_as_seen(
     return {"seq": record.seq, "at": record.created_at.isoformat(), **seen}
 
 
-def feed_events(*, player: Player, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+def feed_events(
+    *, player: Player, after: int, limit: int, counted: bool = True
+) -> tuple[list[dict[str, Any]], int | None]:
+    """The player's feed after ``after``, oldest first, and how many entries (if ``counted``)."""
     pending = FeedEvent.objects.filter(player=player, seq__gt=after).order_by("seq")
-    count = pending.count()
+    count = pending.count() if counted else None
     return [
         {
             "seq": e.seq,

@@ -31,7 +31,7 @@ from django.db.models import Case, F, Q, Subquery, Value, When
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from games import bots, catalog, errors, signals
+from games import bots, catalog, errors, notifier, signals
 from games.engine import protocol
 from games.engine.rng import seed_commitment
 from games.models import Challenge, FeedEvent, Invitation, Match, MatchEvent, Player, Seat
@@ -184,6 +184,7 @@ def feed_append(entries: Sequence[FeedEntry]) -> None:
             )
         )
     FeedEvent.objects.bulk_create(rows)
+    notifier.notify_on_commit(feed_user_ids=per_player)
 
 
 # --- matches -------------------------------------------------------------------------------------
@@ -746,6 +747,7 @@ def _advance(
         seat = seats[index]
         Seat.objects.filter(pk=seat.pk).update(**{name: getattr(seat, name) for name in fields})
     MatchEvent.objects.bulk_create(records)
+    notifier.notify_on_commit(match_ids=[match.pk])
     play.read_version, play.read_turn = match.version, game.turn_id
     feed = list(change.feed)
     if new_turn and mover is not None and mover.player_id is not None and not mover.resigned:

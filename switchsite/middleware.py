@@ -5,14 +5,19 @@
 - :class:`DatabaseUnavailable`: a lost database answers 503 problem+json with ``Retry-After`` from
   any view, the admin included (the API's own views answer it through the exception handler, and
   faults outside views through ``handler500``, see :mod:`switchsite.errors`).
+- :class:`StaticFiles`: WhiteNoise, able to run in Django's async middleware chain.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
+from django.utils.deprecation import MiddlewareMixin
+from whitenoise.middleware import WhiteNoiseMiddleware
 
 from switchsite.problems import (
     DATABASE_RETRY_AFTER,
@@ -32,16 +37,17 @@ def problem_json(status: int, code: str, detail: str, **headers: str) -> JsonRes
     return response
 
 
-class OptionalTrailingSlash:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
+# Every middleware here can run in Django's async mode (MiddlewareMixin, or both modes by hand): under
+# ASGI a synchronous-only one makes Django run the rest of the chain from a thread, and a waiting
+# long poll or stream would hold that thread for its whole life (tests/serving checks this).
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+
+class OptionalTrailingSlash(MiddlewareMixin):
+    def process_request(self, request: HttpRequest) -> None:
         path = request.path_info
         if not path.endswith("/") and not _resolves(path) and _resolves(path + "/"):
             request.path_info += "/"
             request.path += "/"
-        return self.get_response(request)
 
 
 def _resolves(path: str) -> bool:
@@ -52,13 +58,7 @@ def _resolves(path: str) -> bool:
     return True
 
 
-class DatabaseUnavailable:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
-
+class DatabaseUnavailable(MiddlewareMixin):
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, DATABASE_UNAVAILABLE):
             return database_unavailable_json()
@@ -72,3 +72,35 @@ def database_unavailable_json() -> JsonResponse:
         "The database is unavailable; nothing was changed. Try again shortly.",
         **{"Retry-After": str(DATABASE_RETRY_AFTER)},
     )
+
+
+class StaticFiles(WhiteNoiseMiddleware):
+    """WhiteNoise (static files served by the service), usable in Django's async middleware chain.
+
+    WhiteNoise's own middleware is synchronous only, so under ASGI Django would run everything after
+    it from a thread — which a waiting long poll or stream would then hold. Here only a request for
+    a static file goes to a thread; any other passes straight on.
+    """
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        super().__init__(get_response)
+        self.in_async_chain = iscoroutinefunction(get_response)
+        if self.in_async_chain:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.in_async_chain:
+            return self._serve_async(request)
+        return super().__call__(request)
+
+    async def _serve_async(self, request: HttpRequest) -> HttpResponse:
+        if self.autorefresh:
+            static_file = await sync_to_async(self.find_file)(request.path_info)
+        else:
+            static_file = self.files.get(request.path_info)
+        if static_file is not None:
+            return await sync_to_async(self.serve)(static_file, request)
+        return await self.get_response(request)

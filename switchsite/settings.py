@@ -43,7 +43,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "switchsite.middleware.DatabaseUnavailable",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "switchsite.middleware.StaticFiles",  # WhiteNoise, async-capable
     "switchsite.middleware.OptionalTrailingSlash",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -57,7 +57,7 @@ MIDDLEWARE = [
 APPEND_SLASH = False
 
 ROOT_URLCONF = "switchsite.urls"
-WSGI_APPLICATION = "switchsite.wsgi.application"
+ASGI_APPLICATION = "switchsite.asgi.application"
 
 TEMPLATES = [
     {
@@ -193,10 +193,13 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256
 # An Idempotency-Key whose first request died mid-flight is usable again after this long.
 IDEMPOTENCY_IN_FLIGHT_SECONDS = env.int("IDEMPOTENCY_IN_FLIGHT_SECONDS", default=60)
 
-# Long polls and Server-Sent Events check the database for new events this often (seconds).
-EVENT_POLL_INTERVAL = env.float("EVENT_POLL_INTERVAL", default=0.25)
-SSE_MAX_SECONDS = env.int("SSE_MAX_SECONDS", default=60)
-SSE_KEEPALIVE_SECONDS = env.int("SSE_KEEPALIVE_SECONDS", default=15)
+# Long polls and Server-Sent Events wait for a commit notification (games.notifier), not a timer.
+# A stream ends after SSE_MAX_SECONDS (the client reconnects with Last-Event-ID) and sends a comment
+# line after SSE_KEEPALIVE_SECONDS of silence. Waiting requests read the database through
+# EVENT_READ_THREADS threads per process, each with one connection (switchsite.asyncdb).
+SSE_MAX_SECONDS = env.float("SSE_MAX_SECONDS", default=60)
+SSE_KEEPALIVE_SECONDS = env.float("SSE_KEEPALIVE_SECONDS", default=15)
+EVENT_READ_THREADS = env.int("EVENT_READ_THREADS", default=4)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Switch game service",

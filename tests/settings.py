@@ -16,6 +16,10 @@ from switchsite.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
+# Django's test client holds each test's transaction in the calling thread, where waiting views
+# must then read too (switchsite.asyncdb); the tests of the read threads turn them back on.
+EVENT_READ_THREADS = 0
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not memory: concurrent threads (the race tests) then get real SQLite locking.
     # One file per test run, so that runs side by side do not share it.

@@ -3,26 +3,29 @@
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
-from django.conf import settings
-from django.http import StreamingHttpResponse
+from django.http import Http404, StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import NotAcceptable
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import catalog, selectors, services
+from games import catalog, notifier, selectors, services
 from games.api import serializers as s
+from games.api import waiting
+from switchsite.api.asyncviews import AsyncAPIView
 from switchsite.api.idempotency import idempotent
 from switchsite.api.pagination import ListPagination
 from switchsite.api.parsing import parsed
 from switchsite.api.schema import IDEMPOTENCY_KEY, problems
+from switchsite.asyncdb import run_sync
 
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID", str, OpenApiParameter.HEADER, description="Resume after this event's seq."
@@ -231,36 +234,49 @@ def _page(
     return {"count": count, "next": next_url, "previous": None, "results": results}
 
 
-def _long_poll(
-    fetch: Callable[[], tuple[list[dict[str, Any]], int]], wait: float
-) -> tuple[list[dict[str, Any]], int]:
-    deadline = time.monotonic() + wait
-    while True:
-        results, count = fetch()
-        if results or time.monotonic() >= deadline:
-            return results, count
-        time.sleep(settings.EVENT_POLL_INTERVAL)
-
-
-class MatchEventsView(APIView):
+class MatchEventsView(AsyncAPIView):
     @extend_schema(
         parameters=[s.EventsQuerySerializer],
         responses={200: s.EventPageSerializer, **problems(400, 401, 404)},
         summary="Events after a sequence number (long poll with wait)",
     )
-    def get(self, request: Request, match_id: int) -> Response:
+    async def get(self, request: Request, match_id: int) -> Response:
         query = parsed(s.EventsQuerySerializer, request.query_params)
-        match = selectors.match_get(match_id=match_id)
-        results, count = _long_poll(
-            lambda: selectors.match_events(
-                match=match, user=request.user, after=query["after"], limit=query["limit"]
-            ),
-            query["wait"],
+
+        def read() -> waiting.Page:
+            results, count, _ = selectors.match_events_now(
+                match_id=match_id, user=request.user, after=query["after"], limit=query["limit"]
+            )
+            return results, count
+
+        results, count = await waiting.long_poll(
+            read, [notifier.match_topic(match_id)], query["wait"]
+        )
+        return Response(_page(request, results, count, query["limit"]))
+
+
+class FeedEventsView(AsyncAPIView):
+    @extend_schema(
+        parameters=[s.EventsQuerySerializer],
+        responses={200: s.FeedPageSerializer, **problems(400, 401)},
+        summary="Your own feed across all matches (long poll with wait)",
+    )
+    async def get(self, request: Request) -> Response:
+        query = parsed(s.EventsQuerySerializer, request.query_params)
+        player = await run_sync(services.player_profile, user=request.user)
+
+        def read() -> waiting.Page:
+            return selectors.feed_events(player=player, after=query["after"], limit=query["limit"])
+
+        results, count = await waiting.long_poll(
+            read, [notifier.feed_topic(request.user.pk)], query["wait"]
         )
         return Response(_page(request, results, count, query["limit"]))
 
 
 class EventStreamRenderer(BaseRenderer):
+    """The streams' only renderer: their answers are text/event-stream (errors: problem+json)."""
+
     media_type = "text/event-stream"
     format = "sse"
 
@@ -270,31 +286,16 @@ class EventStreamRenderer(BaseRenderer):
         return json.dumps(data).encode()
 
 
-def _sse(
-    fetch: Callable[[int], list[dict[str, Any]]], after: int, is_done: Callable[[], bool]
-) -> Iterator[str]:
-    """Server-Sent Events: each event once, with ``id`` = seq so a client resumes with Last-Event-ID.
+class EventStreamNegotiation(DefaultContentNegotiation):
+    """A stream is never JSON: ``?format=json`` is refused with 406, as a JSON-only Accept is."""
 
-    The stream ends when there is nothing more to come, or after ``SSE_MAX_SECONDS`` (clients
-    reconnect), with a comment line every ``SSE_KEEPALIVE_SECONDS`` to keep proxies from timing out.
-    """
-    started = last_sent = time.monotonic()
-    yield "retry: 1000\n\n"
-    while True:
-        events = fetch(after)
-        for event in events:
-            after = event["seq"]
-            yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
-        now = time.monotonic()
-        if events:
-            last_sent = now
-            continue
-        if is_done() or now - started >= settings.SSE_MAX_SECONDS:
-            return
-        if now - last_sent >= settings.SSE_KEEPALIVE_SECONDS:
-            last_sent = now
-            yield ": keepalive\n\n"
-        time.sleep(settings.EVENT_POLL_INTERVAL)
+    def filter_renderers(self, renderers: list[BaseRenderer], format: str) -> list[BaseRenderer]:
+        try:
+            return super().filter_renderers(renderers, format)
+        except Http404:
+            raise NotAcceptable(
+                f"This endpoint answers only text/event-stream, not {format!r}."
+            ) from None
 
 
 def _resume_point(request: Request) -> int:
@@ -302,67 +303,62 @@ def _resume_point(request: Request) -> int:
     return int(last_id) if last_id.isdigit() else 0
 
 
-def _stream_response(events: Iterator[str]) -> StreamingHttpResponse:
+def _stream_response(events: AsyncIterator[str]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
 
 
-class MatchStreamView(APIView):
-    renderer_classes = [EventStreamRenderer, JSONRenderer]
+class StreamView(AsyncAPIView):
+    renderer_classes = [EventStreamRenderer]
+    content_negotiation_class = EventStreamNegotiation
 
+
+class MatchStreamView(StreamView):
     @extend_schema(
         parameters=[LAST_EVENT_ID],
-        responses={(200, "text/event-stream"): str, **problems(401, 404)},
+        responses={(200, "text/event-stream"): str, **problems(401, 404, 406)},
         summary="The match's events as Server-Sent Events",
     )
-    def get(self, request: Request, match_id: int) -> StreamingHttpResponse:
-        match = selectors.match_get(match_id=match_id)
+    async def get(self, request: Request, match_id: int) -> StreamingHttpResponse:
+        await run_sync(selectors.match_get, match_id=match_id)  # 404 before the stream starts
 
-        def fetch(after: int) -> list[dict[str, Any]]:
-            return selectors.match_events(match=match, user=request.user, after=after, limit=100)[0]
+        def read(after: int) -> tuple[list[dict[str, Any]], bool]:
+            events, _, over = selectors.match_events_now(
+                match_id=match_id,
+                user=request.user,
+                after=after,
+                limit=waiting.STREAM_BATCH,
+                counted=False,
+            )
+            return events, over
 
-        def is_done() -> bool:
-            match.refresh_from_db(fields=["status"])
-            return match.status in selectors.REVEALED_STATUSES
-
-        return _stream_response(_sse(fetch, _resume_point(request), is_done))
-
-
-class FeedEventsView(APIView):
-    @extend_schema(
-        parameters=[s.EventsQuerySerializer],
-        responses={200: s.FeedPageSerializer, **problems(400, 401)},
-        summary="Your own feed across all matches (long poll with wait)",
-    )
-    def get(self, request: Request) -> Response:
-        query = parsed(s.EventsQuerySerializer, request.query_params)
-        player = services.player_profile(user=request.user)
-        results, count = _long_poll(
-            lambda: selectors.feed_events(
-                player=player, after=query["after"], limit=query["limit"]
-            ),
-            query["wait"],
+        return _stream_response(
+            waiting.event_stream(read, [notifier.match_topic(match_id)], _resume_point(request))
         )
-        return Response(_page(request, results, count, query["limit"]))
 
 
-class FeedStreamView(APIView):
-    renderer_classes = [EventStreamRenderer, JSONRenderer]
-
+class FeedStreamView(StreamView):
     @extend_schema(
         parameters=[LAST_EVENT_ID],
-        responses={(200, "text/event-stream"): str, **problems(401)},
+        responses={(200, "text/event-stream"): str, **problems(401, 406)},
         summary="Your own feed as Server-Sent Events",
     )
-    def get(self, request: Request) -> StreamingHttpResponse:
-        player = services.player_profile(user=request.user)
+    async def get(self, request: Request) -> StreamingHttpResponse:
+        player = await run_sync(services.player_profile, user=request.user)
 
-        def fetch(after: int) -> list[dict[str, Any]]:
-            return selectors.feed_events(player=player, after=after, limit=100)[0]
+        def read(after: int) -> tuple[list[dict[str, Any]], bool]:
+            events, _ = selectors.feed_events(
+                player=player, after=after, limit=waiting.STREAM_BATCH, counted=False
+            )
+            return events, False
 
-        return _stream_response(_sse(fetch, _resume_point(request), is_done=lambda: False))
+        return _stream_response(
+            waiting.event_stream(
+                read, [notifier.feed_topic(request.user.pk)], _resume_point(request)
+            )
+        )
 
 
 # --- challenges --------------------------------------------------------------------------------

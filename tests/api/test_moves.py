@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from asgiref.sync import async_to_sync
+from rest_framework.test import APIClient
 
 from games.models import Match, MatchEvent
 from tests.api.conftest import assert_problem
@@ -19,6 +21,15 @@ def match_id(staff, bob) -> int:
 
 def moves(match_id: int) -> str:
     return f"/api/v1/matches/{match_id}/moves/"
+
+
+def streamed_text(response) -> str:
+    """The whole body of a stream (an async iterator: the streams are async views)."""
+
+    async def read() -> bytes:
+        return b"".join([chunk async for chunk in response.streaming_content])
+
+    return async_to_sync(read)().decode()
 
 
 def snapshot(match_id: int) -> tuple:
@@ -244,7 +255,7 @@ def test_stream_sends_events_as_sse_and_resumes_after_last_event_id(staff, match
         response = staff.http.get(f"/api/v1/matches/{match_id}/stream/", **headers)
         assert response.status_code == 200
         assert response["Content-Type"] == "text/event-stream"
-        return b"".join(response.streaming_content).decode()
+        return streamed_text(response)
 
     whole = read()
     ids = [int(line[4:]) for line in whole.splitlines() if line.startswith("id: ")]
@@ -260,7 +271,7 @@ def test_the_feed_tells_each_player_about_their_match_and_turn(staff, bob, match
     staff.post(moves(match_id), {"action": "play", "card": "7H"})
     bob_feed = bob.get("/api/v1/players/me/events/").json()["results"]
 
-    assert [e["type"] for e in staff_feed] == ["match_started", "your_turn"]
+    assert [e["type"] for e in staff_feed] == ["player_joined", "match_started", "your_turn"]
     assert [e["type"] for e in bob_feed] == ["match_started", "your_turn"]
     assert [e["seq"] for e in bob_feed] == [1, 2]
     assert all(e["match"] == match_id for e in bob_feed)
@@ -272,6 +283,19 @@ def test_feed_stream_is_sse(bob, match_id, settings):
     settings.SSE_MAX_SECONDS = 0
 
     response = bob.http.get("/api/v1/players/me/stream/")
-    text = b"".join(response.streaming_content).decode()
+    text = streamed_text(response)
 
     assert "event: match_started" in text
+
+
+def test_streams_answer_only_event_streams(staff, match_id):
+    stream = f"/api/v1/matches/{match_id}/stream/"
+
+    assert_problem(staff.get(f"{stream}?format=json"), 406, "not_acceptable")
+    assert_problem(
+        staff.get("/api/v1/players/me/stream/", HTTP_ACCEPT="application/json"),
+        406,
+        "not_acceptable",
+    )
+    assert_problem(staff.get("/api/v1/matches/999999/stream/"), 404, "not_found")
+    assert_problem(APIClient().get(stream), 401, "not_authenticated")

@@ -1,0 +1,109 @@
+"""Long polls and Server-Sent Events that sleep until the notifier wakes them.
+
+Both subscribe to their topics *before* reading, and clear the wake-up flag just before each read,
+so an event committed at any moment is either in the read or wakes them again afterwards. Between
+wake-ups they make no query and hold no thread (``release_request_thread``); they read only after
+their cursor, so a spurious or repeated wake-up costs one read and sends nothing twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import AsyncIterator, Callable, Iterable
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError
+
+from games import notifier
+from switchsite.asyncdb import release_request_thread, run_sync
+
+logger = logging.getLogger(__name__)
+
+# How long a client waits before reconnecting after a stream ends (the SSE ``retry:`` field).
+RECONNECT_MILLISECONDS = 1000
+# A stream lasts SSE_MAX_SECONDS and up to this share more, chosen at random for each stream.
+MAX_EXTRA_SHARE = 0.25
+# Events one read of a stream returns at most (it reads again at once after a full batch).
+STREAM_BATCH = 100
+
+
+Page = tuple[list[dict[str, Any]], int | None]  # events after the cursor, and how many in all
+
+
+async def long_poll(
+    read: Callable[[], Page], topics: Iterable[notifier.Topic], wait: float
+) -> Page:
+    """``read()`` now; if it found nothing, again each time the topics are woken, until it finds
+    something or ``wait`` seconds pass (or the server stops)."""
+    if wait <= 0:
+        return await run_sync(read)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    with notifier.subscribe(topics) as subscription:
+        while True:
+            subscription.clear()
+            results, count = await run_sync(read)
+            if results or notifier.hub.closing:
+                return results, count
+            release_request_thread()
+            if not await subscription.wait(deadline - loop.time()) or notifier.hub.closing:
+                return results, count
+
+
+def sse_message(event: dict[str, Any]) -> str:
+    return f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
+
+
+async def event_stream(
+    read: Callable[[int], tuple[list[dict[str, Any]], bool]],
+    topics: Iterable[notifier.Topic],
+    after: int,
+) -> AsyncIterator[str]:
+    """Server-Sent Events: each event after ``after`` once, with ``id`` = seq for Last-Event-ID.
+
+    ``read(after)`` returns at most :data:`STREAM_BATCH` events after ``after`` and whether nothing
+    will follow them (a finished match). The stream ends when that is so and all was sent, after ``SSE_MAX_SECONDS`` and
+    up to a quarter more (the client reconnects), when the server stops, or if the database fails; sends a comment line
+    after ``SSE_KEEPALIVE_SECONDS`` of silence so that proxies keep the connection.
+    """
+    loop = asyncio.get_running_loop()
+    # Up to a quarter longer, at random: streams opened together (after a restart, say) then end,
+    # and reconnect, spread out rather than all at once.
+    ends_at = loop.time() + settings.SSE_MAX_SECONDS * random.uniform(1, 1 + MAX_EXTRA_SHARE)
+    keepalive = settings.SSE_KEEPALIVE_SECONDS
+    yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
+    last_sent = loop.time()
+    with notifier.subscribe(topics) as subscription:
+        while True:
+            subscription.clear()
+            try:
+                events, over = await run_sync(read, after)
+            except DatabaseError:
+                logger.warning("Event stream ended: the database failed", exc_info=True)
+                return
+            for event in events:
+                after = event["seq"]
+                yield sse_message(event)
+            if events:
+                last_sent = loop.time()
+            if len(events) >= STREAM_BATCH:  # perhaps more: read on at once
+                continue
+            if over:
+                return
+            release_request_thread()
+            while True:  # idle: no query until the notifier wakes us
+                now = loop.time()
+                if now >= ends_at or notifier.hub.closing:
+                    return
+                if now - last_sent >= keepalive:
+                    yield ": keepalive\n\n"
+                    last_sent = now
+                woken = await subscription.wait(min(ends_at, last_sent + keepalive) - now)
+                if notifier.hub.closing:
+                    return
+                if woken:
+                    break

@@ -1,0 +1,264 @@
+"""Wake long polls and event streams when events are committed, without polling the database.
+
+A waiter (one long poll or SSE stream) subscribes to *topics* — a match's log, a user's feed —
+and sleeps on an asyncio event; it reads the database only when woken. Two things wake it:
+
+- **PostgreSQL.** Triggers on the two event tables (migration ``games/0006``) ``NOTIFY`` the
+  channel :data:`CHANNEL` with the ids of the matches, or the users whose feeds, got events. ``NOTIFY`` is
+  transactional: it is delivered at commit and dropped at rollback, whichever process or machine
+  wrote, and no writer has to remember it. Each serving process holds **one** listening connection
+  (psycopg 3, async, autocommit), started with the server or by the first waiter, and fans the
+  notifications out in memory to the waiters of those topics.
+- **Any other database** (SQLite: the embedded default, a single process). The service layer calls
+  :func:`notify_on_commit` in the transaction that writes events; the waiters of this process are
+  woken when it commits.
+
+A lost notification never loses an event, because waiters carry their own cursor and re-read
+everything after it when woken; when the listening connection is (re)established, after the
+database went away, every waiter is woken to re-read, since notifications sent meanwhile are gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+
+from django.db import connections, transaction
+
+logger = logging.getLogger(__name__)
+
+# The channel the event-table triggers notify; payloads are "m:<match ids>" or "f:<user ids>" (the
+# feeds' owners), comma-separated, or "m:*" / "f:*" when the ids would not fit in one notification.
+CHANNEL = "switch_events"
+MATCH, FEED = "m", "f"
+
+# The listening connection's reconnection backoff (seconds), and TCP keep-alives so that a database
+# machine that vanished without closing the connection is noticed within about a minute.
+RECONNECT_DELAYS = (0.5, 1.0, 2.0, 5.0, 10.0)
+KEEPALIVES = {
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 10,
+    "keepalives_count": 3,
+}
+
+Topic = tuple[str, int | str]
+
+
+def match_topic(match_id: int) -> Topic:
+    return (MATCH, match_id)
+
+
+def feed_topic(user_id: int) -> Topic:
+    return (FEED, user_id)
+
+
+class Subscription:
+    """One waiter's wake-up flag. Woken from any thread; waited on in the waiter's event loop."""
+
+    def __init__(self, topics: tuple[Topic, ...]) -> None:
+        self.topics = topics
+        self._loop = asyncio.get_running_loop()
+        self._event = asyncio.Event()
+
+    def wake(self) -> None:
+        with suppress(RuntimeError):  # the waiter's loop is closed: nobody is waiting any more
+            self._loop.call_soon_threadsafe(self._event.set)
+
+    def clear(self) -> None:
+        """Forget earlier wake-ups: call it just before reading, so a commit during the read wakes."""
+        self._event.clear()
+
+    async def wait(self, timeout: float) -> bool:
+        """Sleep until woken (True) or ``timeout`` seconds pass (False)."""
+        try:
+            async with asyncio.timeout(max(timeout, 0)):
+                await self._event.wait()
+        except TimeoutError:
+            return False
+        return True
+
+
+class Hub:
+    """This process's waiters by topic."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiters: defaultdict[Topic, set[Subscription]] = defaultdict(set)
+        self.closing = False
+
+    @contextmanager
+    def subscribe(self, topics: Iterable[Topic]) -> Iterator[Subscription]:
+        subscription = Subscription(tuple(topics))
+        with self._lock:
+            for topic in subscription.topics:
+                self._waiters[topic].add(subscription)
+        try:
+            yield subscription
+        finally:
+            with self._lock:
+                for topic in subscription.topics:
+                    waiters = self._waiters[topic]
+                    waiters.discard(subscription)
+                    if not waiters:
+                        del self._waiters[topic]
+
+    def wake(self, topics: Iterable[Topic]) -> None:
+        with self._lock:
+            woken = {s for topic in topics for s in self._waiters.get(topic, ())}
+        for subscription in woken:
+            subscription.wake()
+
+    def wake_kind(self, kind: str) -> None:
+        with self._lock:
+            woken = {s for topic, subs in self._waiters.items() if topic[0] == kind for s in subs}
+        for subscription in woken:
+            subscription.wake()
+
+    def wake_all(self) -> None:
+        with self._lock:
+            woken = {s for subs in self._waiters.values() for s in subs}
+        for subscription in woken:
+            subscription.wake()
+
+    def waiter_count(self) -> int:
+        with self._lock:
+            return len({s for subs in self._waiters.values() for s in subs})
+
+
+def parse_payload(payload: str) -> tuple[str, list[int] | None]:
+    """``"m:3,4"`` → ``("m", [3, 4])``; ``"f:*"`` → ``("f", None)`` (every feed)."""
+    kind, _, ids = payload.partition(":")
+    if ids == "*":
+        return kind, None
+    return kind, [int(i) for i in ids.split(",") if i]
+
+
+class PostgresListener:
+    """The one ``LISTEN`` connection of this process, reconnecting with backoff when it drops."""
+
+    def __init__(self, hub: Hub) -> None:
+        self._hub = hub
+        self._task: asyncio.Task[None] | None = None
+        self.connected = asyncio.Event()
+
+    def ensure_running(self) -> None:
+        """Start listening in the running event loop unless a listener is already running."""
+        if self._task is None or self._task.done():
+            self.connected = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(
+                self._listen(), name="switch-events-listener"
+            )
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with suppress(asyncio.CancelledError):
+                await task
+
+    async def _listen(self) -> None:
+        import psycopg
+
+        failures = 0
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(
+                    **_connection_params(), autocommit=True
+                )
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    if failures:
+                        logger.info("Listening for event notifications again")
+                    failures = 0
+                    # Whatever was committed while nobody listened must be read by every waiter.
+                    self._hub.wake_all()
+                    self.connected.set()
+                    async for notification in conn.notifies():
+                        self._dispatch(notification.payload)
+            except psycopg.Error as error:
+                delay = RECONNECT_DELAYS[min(failures, len(RECONNECT_DELAYS) - 1)]
+                failures += 1
+                logger.warning("Event notifications: %s; reconnecting in %.1f s", error, delay)
+                self.connected.clear()
+                await asyncio.sleep(delay)
+
+    def _dispatch(self, payload: str) -> None:
+        try:
+            kind, ids = parse_payload(payload)
+        except ValueError:
+            logger.error("Unreadable event notification %r: waking everyone", payload)
+            self._hub.wake_all()
+            return
+        if ids is None:
+            self._hub.wake_kind(kind)
+        else:
+            self._hub.wake([(kind, i) for i in ids])
+
+
+def _connection_params() -> dict[str, object]:
+    """Django's own connection parameters for the default database, for a psycopg connection."""
+    params = connections["default"].get_connection_params()
+    for django_only in ("cursor_factory", "context", "prepare_threshold"):
+        params.pop(django_only, None)
+    return {**params, **KEEPALIVES}
+
+
+hub = Hub()
+_listener = PostgresListener(hub)
+
+
+def uses_postgresql() -> bool:
+    return connections["default"].vendor == "postgresql"
+
+
+@contextmanager
+def subscribe(topics: Iterable[Topic]) -> Iterator[Subscription]:
+    """Wait for these topics (call from the event loop the waiter runs in)."""
+    if uses_postgresql():
+        _listener.ensure_running()
+    with hub.subscribe(topics) as subscription:
+        yield subscription
+
+
+def notify_on_commit(*, match_ids: Iterable[int] = (), feed_user_ids: Iterable[int] = ()) -> None:
+    """Wake this process's waiters of these matches' logs and these users' feeds at commit.
+
+    Call it in the transaction that writes the events (``MatchEvent`` rows of ``match_ids``,
+    ``FeedEvent`` rows of the players of ``feed_user_ids``); nothing happens if it rolls back. On
+    PostgreSQL it does nothing: the tables' triggers notify every process at commit.
+    """
+    if uses_postgresql():
+        return
+    topics = [match_topic(i) for i in match_ids] + [feed_topic(i) for i in feed_user_ids]
+    transaction.on_commit(lambda: hub.wake(topics))
+
+
+async def start(timeout: float = 5) -> None:
+    """At server startup: accept waiters, and on PostgreSQL start listening, waiting up to
+    ``timeout`` seconds for the connection (the listener goes on trying if the database is away)."""
+    hub.closing = False
+    if uses_postgresql():
+        _listener.ensure_running()
+        with suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await _listener.connected.wait()
+
+
+def close() -> None:
+    """The server is stopping: every waiter ends now (streams close cleanly, long polls answer).
+
+    Safe to call from any thread through ``loop.call_soon_threadsafe``.
+    """
+    hub.closing = True
+    hub.wake_all()
+
+
+async def stop() -> None:
+    """At server shutdown, after :func:`close`: drop the listening connection."""
+    close()
+    await _listener.stop()

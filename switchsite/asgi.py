@@ -1,0 +1,81 @@
+"""ASGI entry point: ``uvicorn switchsite.asgi:application`` (``make serve``, ``make run``).
+
+Django's ASGI handler serves HTTP only. ``application`` adds the ASGI *lifespan* protocol around it,
+so that each server process, at startup, starts its listener for event notifications
+(:mod:`games.notifier`) and, when told to stop, ends its open event streams and long polls at once:
+they would otherwise keep the process alive for up to ``SSE_MAX_SECONDS``.
+
+The lifespan's shutdown message is no use for that — servers send it only after every open
+connection has finished — so startup chains a handler in front of the server's own for SIGTERM and
+SIGINT: it asks every waiter to end (streams end cleanly, clients reconnect with ``Last-Event-ID``),
+then lets the server go on with its graceful shutdown as usual.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from collections.abc import Awaitable, Callable
+from types import FrameType
+from typing import Any
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "switchsite.settings")
+
+django_application = get_asgi_application()
+
+from games import notifier  # noqa: E402  (needs the app registry that get_asgi_application set up)
+from switchsite import asyncdb  # noqa: E402
+
+logger = logging.getLogger(__name__)
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+async def application(scope: Scope, receive: Receive, send: Send) -> None:
+    if scope["type"] == "lifespan":
+        await _lifespan(receive, send)
+    else:
+        await django_application(scope, receive, send)
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await notifier.start()
+            _close_waiters_on_stop_signals(asyncio.get_running_loop())
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await notifier.stop()
+            await asyncio.get_running_loop().run_in_executor(None, asyncdb.close_connections)
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def _close_waiters_on_stop_signals(loop: asyncio.AbstractEventLoop) -> None:
+    for stop_signal in STOP_SIGNALS:
+        server_handler = signal.getsignal(stop_signal)
+
+        def handler(
+            signum: int, frame: FrameType | None, server_handler: Any = server_handler
+        ) -> None:
+            loop.call_soon_threadsafe(notifier.close)
+            if callable(server_handler):
+                server_handler(signum, frame)
+            else:  # no server handler: behave as if ours were not there
+                signal.signal(signum, server_handler or signal.SIG_DFL)
+                signal.raise_signal(signum)
+
+        try:
+            signal.signal(stop_signal, handler)
+        except ValueError:  # not the main thread (a server embedded in a thread): nothing to chain
+            logger.info("Not in the main thread: open streams end only at SSE_MAX_SECONDS")
+            return

@@ -1,0 +1,198 @@
+"""Fixtures for the serving tests: a real ASGI server in a subprocess, and the read threads.
+
+The server is uvicorn running ``switchsite.asgi:application`` exactly as ``make serve`` does, with
+the production settings (not the tests'), against the test database. The data a test writes must
+be committed for it to see them (``transactional_db``); it sees the test's writes at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection, connections
+
+from games import selectors, services
+from switchsite import asyncdb
+from tests.conftest import IN_CI
+from tests.faults.conftest import database_url
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+STARTUP_SECONDS = 60
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """A server process on a free port, given the command for a port; stopped with SIGTERM."""
+
+    def __init__(self, command: Callable[[int], list[str]], env: dict[str, str], log: Path) -> None:
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self._log_file = log.open("wb")
+        self.process = subprocess.Popen(
+            command(self.port),
+            cwd=PROJECT_ROOT,
+            env={**os.environ, **env},
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: make and uvicorn's workers included
+        )
+        self._wait_until_healthy()
+
+    def _wait_until_healthy(self) -> None:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                break
+            try:
+                with urllib.request.urlopen(f"{self.base_url}/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except (OSError, urllib.error.URLError):
+                time.sleep(0.2)
+        self.stop()
+        pytest.fail(f"the server did not come up; its log:\n{self.output()}")
+
+    def terminate(self, timeout: float = 20) -> float:
+        """SIGTERM to the server, as a process manager sends it; seconds until it exited."""
+        started = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout)
+        return time.monotonic() - started
+
+    def stop(self) -> None:
+        """Make sure nothing of it is left (its process group: make, uvicorn and its workers)."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self._log_file.close()
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+def uvicorn_command(workers: int) -> Callable[[int], list[str]]:
+    """The ASGI server as ``make serve`` starts it."""
+
+    def command(port: int) -> list[str]:
+        return [
+            *(sys.executable, "-m", "uvicorn", "switchsite.asgi:application"),
+            *("--lifespan", "on", "--timeout-graceful-shutdown", "10"),
+            *("--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)),
+        ]
+
+    return command
+
+
+def production_env(**overrides: Any) -> dict[str, str]:
+    env = {
+        "DJANGO_SETTINGS_MODULE": "switchsite.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": "serving-tests-only",
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": "",  # bots, if any, play in the server process
+        "THROTTLE_USER_RATE": "100000/minute",
+        "LOG_LEVEL": "WARNING",
+    }
+    return {**env, **{key: str(value) for key, value in overrides.items()}}
+
+
+def require_postgresql() -> None:
+    """These tests need PostgreSQL (several processes, commit notifications): skipped on a
+    developer's SQLite run, failed in CI."""
+    if connection.vendor != "postgresql":
+        if IN_CI:
+            pytest.fail("CI=true but the database is not PostgreSQL: the serving tests cannot run")
+        pytest.skip("needs PostgreSQL (set DATABASE_URL)")
+
+
+@pytest.fixture(scope="module")
+def start_server(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Start servers on the test database (stopped at the end of the module, before it is dropped)."""
+    require_postgresql()
+    servers: list[Server] = []
+
+    def start(workers: int = 1, **settings: Any) -> Server:
+        log = tmp_path_factory.mktemp("server") / "server.log"
+        server = Server(uvicorn_command(workers), production_env(**settings), log)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def read_threads(settings: Any) -> Iterator[None]:
+    """Waiting requests read through the pool of read threads, as in production."""
+    settings.EVENT_READ_THREADS = 4
+    yield
+    asyncdb.close_connections()
+
+
+@dataclass
+class Table:
+    """A started heads-up match between two new players: seat i is users[i]."""
+
+    match_id: int
+    users: list[Any]
+    tokens: list[str]
+    player_ids: list[int]
+
+
+@pytest.fixture
+def table() -> Table:
+    users, tokens = zip(
+        *(services.player_register(username=name, password="pw") for name in ("ann", "ben")),
+        strict=True,
+    )
+    match = services.match_create(creator=users[0], ruleset="switch", seats=2)
+    services.match_join(match_id=match.pk, user=users[1])
+    services.match_start(match_id=match.pk, user=users[0])
+    players = [services.player_profile(user=user).pk for user in users]
+    return Table(match.pk, list(users), list(tokens), players)
+
+
+def play_one_move(table: Table) -> None:
+    """The seat to move plays its first legal action."""
+    for seat, user in enumerate(table.users):
+        view = selectors.match_view_for(match_id=table.match_id, user=user)
+        if view["to_move"] == seat:
+            services.move_apply(match_id=table.match_id, user=user, action=view["legal_moves"][0])
+            return
+    raise AssertionError("nobody is to move")
+
+
+async def in_thread(function: Callable[..., Any], *args: Any) -> Any:
+    """Run sync code in another thread (with a connection of its own, closed afterwards)."""
+
+    def run() -> Any:
+        try:
+            return function(*args)
+        finally:
+            connections.close_all()
+
+    return await asyncio.to_thread(run)

@@ -1,0 +1,75 @@
+"""The embedded default: ``make run`` serves the API, ``/healthz`` and the streams with SQLite and
+nothing else — tasks (a bot's answer here) run in the web process and wake the streams there."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import aiohttp
+
+from tests.serving.clients import auth, get_json, open_stream, sse_messages
+from tests.serving.conftest import Server
+
+
+def make_run(port: int) -> list[str]:
+    return ["make", "--no-print-directory", "run", f"PORT={port}"]
+
+
+def test_make_run_serves_healthz_and_streams_with_no_other_service(tmp_path: Path):
+    server = Server(
+        make_run,
+        {
+            "DJANGO_SETTINGS_MODULE": "switchsite.settings",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            "CELERY_BROKER_URL": "",
+        },
+        tmp_path / "server.log",
+    )
+    try:
+        asyncio.run(play_against_a_bot_while_streaming(server.base_url))
+    finally:
+        server.stop()
+
+
+async def play_against_a_bot_while_streaming(base_url: str) -> None:
+    async with aiohttp.ClientSession(base_url) as session:
+        health = await (await session.get("/healthz")).json()
+        assert health["checks"]["database"] == "ok"
+        assert health["checks"]["broker"].startswith("not configured")
+        async with session.get("/static/admin/css/base.css") as static:  # DEBUG: as runserver did
+            assert static.status == 200
+
+        registered = await session.post(
+            "/api/v1/players/", json={"username": "solo", "password": "correct-horse-battery"}
+        )
+        token = (await registered.json())["token"]
+        created = await session.post(
+            "/api/v1/matches/",
+            json={"ruleset": "switch", "seats": 2, "bots": [{"seat": 1, "strategy": "random"}]},
+            headers=auth(token),
+        )
+        match_id = (await created.json())["id"]
+        feed = sse_messages(await open_stream(session, "/api/v1/players/me/stream/", token, 0))
+        match = sse_messages(
+            await open_stream(session, f"/api/v1/matches/{match_id}/stream/", token, 0)
+        )
+
+        async def next_event(stream, event_type: str) -> dict:
+            async for message in stream:
+                if message.event == event_type:
+                    return message
+            raise AssertionError(f"the stream ended before {event_type}")
+
+        async with asyncio.timeout(20):
+            await session.post(f"/api/v1/matches/{match_id}/start/", headers=auth(token))
+            assert (await next_event(feed, "your_turn")).id == "2"
+            await next_event(match, "deal")
+            view = await get_json(session, f"/api/v1/matches/{match_id}/", token)
+            await session.post(
+                f"/api/v1/matches/{match_id}/moves/",
+                json=view["legal_moves"][0],
+                headers=auth(token),
+            )
+            # The bot answered in the web process; our turn again reaches the feed.
+            assert (await next_event(feed, "your_turn")).id == "3"

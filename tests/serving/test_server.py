@@ -1,0 +1,187 @@
+"""A real ASGI server — uvicorn as ``make serve`` runs it, two processes — on PostgreSQL, over HTTP.
+
+Moves are posted to the server, or committed by this test process (another process again); either
+way the streams and long polls held by the server's processes must hear of them at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.serving.clients import (
+    SseMessage,
+    auth,
+    events_after,
+    last_seq,
+    move_for_the_seat_to_move,
+    open_stream,
+    sse_messages,
+)
+from tests.serving.conftest import Server, Table, in_thread, play_one_move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+STREAMS = 50
+
+
+@pytest.fixture(scope="module")
+def server(start_server: Any) -> Server:
+    return start_server(workers=2)
+
+
+@pytest.fixture(scope="module")
+def short_server(start_server: Any) -> Server:
+    return start_server(SSE_MAX_SECONDS=2, SSE_KEEPALIVE_SECONDS=0.5)
+
+
+def test_fifty_streams_all_get_a_move_within_two_seconds_while_it_is_answered(
+    server: Server, table: Table
+):
+    async def scenario() -> tuple[int, float, list[float]]:
+        async with aiohttp.ClientSession(server.base_url) as session:
+            cursor = await last_seq(session, table)
+            streams = await asyncio.gather(
+                *(
+                    open_stream(session, f"/api/v1/matches/{table.match_id}/stream/", token, cursor)
+                    for token in table.tokens * (STREAMS // 2)
+                )
+            )
+
+            async def first_event(messages: Any) -> float:
+                async for message in messages:
+                    if message.id is not None:
+                        return time.monotonic()
+                raise AssertionError("the stream ended without the move")
+
+            readers = [asyncio.create_task(first_event(sse_messages(s))) for s in streams]
+            token, action = await move_for_the_seat_to_move(session, table)
+            posted = time.monotonic()
+            async with session.post(
+                f"/api/v1/matches/{table.match_id}/moves/", json=action, headers=auth(token)
+            ) as answer:
+                status = answer.status
+            answered = time.monotonic() - posted
+            async with asyncio.timeout(10):
+                received = [at - posted for at in await asyncio.gather(*readers)]
+            for stream in streams:
+                stream.close()
+            return status, answered, received
+
+    status, answered, received = asyncio.run(scenario())
+
+    assert status == 201
+    assert answered < 2
+    assert len(received) == STREAMS
+    assert max(received) < 2, f"slowest stream got the move after {max(received):.2f} s"
+
+
+def test_a_stream_resumed_with_last_event_id_loses_nothing_and_repeats_nothing(
+    server: Server, table: Table
+):
+    stream_path = f"/api/v1/matches/{table.match_id}/stream/"
+
+    async def read_to(session: aiohttp.ClientSession, resume_after: int, last: int) -> list[int]:
+        seen: list[int] = []
+        stream = await open_stream(session, stream_path, table.tokens[0], resume_after)
+        async with asyncio.timeout(10):
+            async for message in sse_messages(stream):
+                if message.id is not None:
+                    seen.append(int(message.id))
+                if seen and seen[-1] >= last:
+                    break
+        stream.close()
+        return seen
+
+    async def scenario() -> tuple[list[int], int]:
+        async with aiohttp.ClientSession(server.base_url) as session:
+            first = await read_to(session, 0, await last_seq(session, table))
+            for _ in range(3):  # while the client is away
+                token, action = await move_for_the_seat_to_move(session, table)
+                moves = f"/api/v1/matches/{table.match_id}/moves/"
+                async with session.post(moves, json=action, headers=auth(token)) as answer:
+                    assert answer.status == 201
+            last = await last_seq(session, table)
+            return first + await read_to(session, first[-1], last), last
+
+    seen, last = asyncio.run(scenario())
+
+    assert seen == list(range(1, last + 1))
+
+
+def test_a_stream_ends_cleanly_at_sse_max_seconds_with_keepalives_meanwhile(
+    short_server: Server, table: Table
+):
+    async def scenario() -> tuple[float, list[SseMessage]]:
+        async with aiohttp.ClientSession(short_server.base_url) as session:
+            started = time.monotonic()
+            stream = await open_stream(session, "/api/v1/players/me/stream/", table.tokens[1], 0)
+            async with asyncio.timeout(15):
+                messages = [m async for m in sse_messages(stream)]  # to the end, or an error
+            return time.monotonic() - started, messages
+
+    lasted, messages = asyncio.run(scenario())
+
+    assert 2 <= lasted < 6
+    assert messages[0].retry == "1000"
+    assert [m.event for m in messages if m.id] == ["match_started"]
+    assert sum(m.comment == "keepalive" for m in messages) >= 2
+
+
+def test_a_long_poll_answers_as_soon_as_another_process_commits(server: Server, table: Table):
+    async def scenario() -> tuple[float, dict[str, Any]]:
+        async with aiohttp.ClientSession(server.base_url) as session:
+            cursor = await last_seq(session, table)
+            poll = asyncio.create_task(
+                events_after(session, table, cursor, table.tokens[0], wait=20)
+            )
+            await asyncio.sleep(0.5)
+            await in_thread(play_one_move, table)  # this test process: not the server's
+            committed = time.monotonic()
+            page = await asyncio.wait_for(poll, 20)
+            return time.monotonic() - committed, page
+
+    latency, page = asyncio.run(scenario())
+
+    assert page["results"], page
+    assert latency < 1, f"the long poll answered {latency:.2f} s after the commit"
+
+
+def test_on_sigterm_open_streams_end_cleanly_and_long_polls_answer_at_once(
+    start_server: Any, table: Table
+):
+    server = start_server(workers=2)  # SSE_MAX_SECONDS is the default 60
+
+    async def scenario() -> tuple[float, list[list[SseMessage]], list[dict[str, Any]]]:
+        async with aiohttp.ClientSession(server.base_url) as session:
+            cursor = await last_seq(session, table)
+            streams = [
+                await open_stream(session, path, token, cursor)
+                for path in (
+                    "/api/v1/players/me/stream/",
+                    f"/api/v1/matches/{table.match_id}/stream/",
+                )
+                for token in table.tokens
+            ]
+            collectors = [asyncio.create_task(collect(s)) for s in streams]
+            polls = [
+                asyncio.create_task(events_after(session, table, cursor, token, wait=30))
+                for token in table.tokens
+            ]
+            await asyncio.sleep(1)
+            exited_in = await asyncio.to_thread(server.terminate)
+            async with asyncio.timeout(5):
+                return exited_in, await asyncio.gather(*collectors), await asyncio.gather(*polls)
+
+    async def collect(stream: aiohttp.ClientResponse) -> list[SseMessage]:
+        return [m async for m in sse_messages(stream)]  # raises if the stream is cut
+
+    exited_in, streamed, pages = asyncio.run(scenario())
+
+    assert exited_in < 5, f"the server took {exited_in:.1f} s to stop"
+    assert all(messages[0].retry for messages in streamed)
+    assert all(page["results"] == [] for page in pages)
