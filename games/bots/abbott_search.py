@@ -121,6 +121,9 @@ def _play_out(state: AbbottGame, rng: random.Random) -> None:
     for _ in range(ROLLOUT_PLIES):
         if state.phase != PLAY:
             return
+        if state.asked is not None:  # play-outs end hands by play, not by agreement
+            state.apply({"action": "decline_end"})
+            continue
         actions = [a for a in state.legal_actions() if a["action"] in ("move", "pass")]
         if rng.random() < ROLLOUT_RANDOMNESS:
             state.apply(rng.choice(actions))

@@ -58,8 +58,15 @@ def moves(game: AbbottGame) -> set[tuple[int, int]]:
 
 
 def hand_end(events: list[dict[str, Any]]) -> dict[str, Any]:
-    (end,) = [e["data"] for e in events if e["type"] == "hand_end"]
+    end = hand_end_or_none(events)
+    assert end is not None
     return end
+
+
+def hand_end_or_none(events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    ends = [e["data"] for e in events if e["type"] == "hand_end"]
+    assert len(ends) <= 1
+    return ends[0] if ends else None
 
 
 # ---------------------------------------------------------------------------- layout and the deal
@@ -362,24 +369,58 @@ def test_no_control_when_both_partners_have_sixteen() -> None:
 
 
 def test_hand_ends_when_the_grid_is_empty_and_a_tie_scores_nothing() -> None:
-    """§4 End of hand: no card left; Winner: a tie for best hand scores nothing."""
-    game = new_game({(3, 0): "AS", (0, 2): "AH"})
-    events = move(game, 3, 0)  # seat 0: ace high, but seat 1 could still tie it
+    """docs/rules.md §4 End of hand: no card left; Winner: a tie for best hand scores nothing."""
+    game = new_game({(3, 0): "AS", (0, 2): "AH", (1, 5): "2C"})
+    events = move(game, 3, 0)  # seat 0: ace high, but seat 1 could beat it with AH and 2C
     assert not [e for e in events if e["type"] == "hand_end"]
-    end = hand_end(move(game, 0, 2))  # seat 1: ace high too
+    events = move(game, 0, 2)  # seat 1: ace high too, and either of them could still add 2C
+    assert not [e for e in events if e["type"] == "hand_end"]
+    end = hand_end(move(game, 1, 5))  # seat 2 takes the last card
     assert (end["reason"], end["winner"], end["scores"]) == ("grid_empty", None, [0, 0, 0, 0])
     assert end["best_hands"][0] == {"category": "high_card", "cards": ["AS"]}
-    assert end["best_hands"][2] == {"category": "nothing", "cards": []}
+    assert end["best_hands"][3] == {"category": "nothing", "cards": []}
     assert game.needs_deal
     assert not game.is_over
 
 
 def test_hand_ends_when_the_leader_can_no_longer_be_beaten() -> None:
-    """§4: nobody else's best possible hand (own cards + every card on the grid) beats the leader."""
+    """docs/rules.md §4: nobody else's best possible hand (own cards + every card on the grid)
+    beats the leader."""
     game = new_game({(3, 0): "AS", (0, 2): "2C", (2, 2): "3D"})
     end = hand_end(move(game, 3, 0))
     assert (end["reason"], end["winner"], end["scores"]) == ("unbeatable", 0, [10, 0, 0, 0])
     assert game.view(None)["grid"][0][2] == "2C"  # cards may be left on the grid
+
+
+def test_a_rival_who_can_only_tie_does_not_keep_the_hand_going() -> None:
+    """docs/rules.md §4 says "beats": seat 1 could at best tie seat 0's ace with AH, so the hand
+    ends and seat 0 wins it."""
+    game = new_game({(3, 0): "AS", (0, 2): "AH"})
+    end = hand_end(move(game, 3, 0))
+    assert (end["reason"], end["winner"], end["scores"]) == ("unbeatable", 0, [10, 0, 0, 0])
+    assert game.view(None)["grid"][0][2] == "AH"
+
+
+def test_tied_leaders_play_on_while_one_of_them_can_still_break_the_tie() -> None:
+    """Seats 0 and 1 tie with A-K-Q-J-9 flushes. While TS is on the grid seat 0 could still make a
+    straight flush and beat seat 1's hand, so the hand goes on; once seat 2 takes it, nobody can
+    beat the tie (seat 3 could at most equal it with 9D), and it ends with a card left."""
+    game = edit(
+        new_game({(1, 5): "TS", (3, 3): "9D"}),
+        captured=[
+            ["AS", "KS", "QS", "JS", "9S"],
+            ["AH", "KH", "QH", "JH", "9H"],
+            ["3D", "5C"],
+            ["AD", "KD", "QD", "JD"],
+        ],
+        pieces=[[4, 0], [1, 0], [0, 5], [5, 5]],
+        turn=1,
+        turns_taken=13,
+    )
+    assert not hand_end_or_none(move(game, 2, 0))  # seat 1 to an empty square
+    end = hand_end(move(game, 1, 5))  # seat 2 takes TS
+    assert (end["reason"], end["winner"], end["scores"]) == ("unbeatable", None, [0, 0, 0, 0])
+    assert game.view(None)["grid"][3][3] == "9D"
 
 
 def test_a_settled_tie_also_ends_the_hand() -> None:
@@ -436,7 +477,7 @@ def test_hand_ends_when_every_acting_seat_agrees() -> None:
 
 
 def test_proposals_lapse_when_a_best_hand_changes_or_an_alliance_is_formed() -> None:
-    game = new_game({(0, 2): "AS", (2, 2): "AH"})
+    game = new_game({(0, 2): "AS", (2, 2): "AH", (2, 3): "KD"})
     game.apply({"action": "propose_end"})
     move(game, 4, 0)
     move(game, 0, 2)  # seat 1 takes the ace: the standing has changed
@@ -446,7 +487,8 @@ def test_proposals_lapse_when_a_best_hand_changes_or_an_alliance_is_formed() -> 
     assert not any(s["proposed_end"] for s in game.view(None)["seats"])
 
 
-def test_a_seat_whose_piece_is_moved_for_it_is_not_asked_to_agree() -> None:
+def asked_to_agree() -> AbbottGame:
+    """Seat 1 (17) moves seat 0's piece; seats 1, 2 and 3, the seats that act, all propose."""
     game = new_game({(2, 2): "AS"}, totals=[0, 17, 0, 0])
     game.apply({"action": "ally", "partner": 1})  # seat 1 now moves seat 0's piece
     game.apply({"action": "propose_end"})  # by seat 1
@@ -454,7 +496,64 @@ def test_a_seat_whose_piece_is_moved_for_it_is_not_asked_to_agree() -> None:
     move(game, 1, 0)
     game.apply({"action": "propose_end"})  # seat 2
     move(game, 1, 5)
+    return game
+
+
+def test_a_seat_whose_piece_its_partner_moves_is_asked_to_agree() -> None:
+    """docs/rules.md §4: ending by agreement needs all players. Seat 0 never moves in this hand, so
+    once every seat that acts has proposed, the engine asks seat 0, in a turn of its own."""
+    game = asked_to_agree()
+    turn = game.turn_id
     events = [e.to_dict() for e in game.apply({"action": "propose_end"})]  # seat 3
+    assert [e["type"] for e in events] == ["propose_end", "consent_asked"]
+    assert events[1]["seat"] == 0
+    assert game.proposed == [False, True, True, True]  # nobody proposed for seat 0
+    assert (game.to_move, game.piece_to_move) == (0, 3)
+    assert game.turn_id != turn  # a new turn: the service restarts the clock and tells seat 0
+    asked = [{"action": "propose_end"}, {"action": "decline_end"}]
+    assert game.legal_actions() == asked
+    assert game.view(0)["legal_moves"] == asked
+    assert game.view(3)["legal_moves"] == []
+    assert game.view(None)["consent_asked"] == 0
+    assert AbbottGame.from_view(game.view(0)).legal_actions() == asked
+    with pytest.raises(IllegalMove, match="asked to agree"):
+        move(game, 4, 5)
+    events = [e.to_dict() for e in game.apply({"action": "propose_end"})]  # seat 0 agrees
+    assert [e["seat"] for e in events if e["type"] == "propose_end"] == [0]
+    assert hand_end(events)["reason"] == "agreed"
+
+
+def test_a_refusal_withdraws_every_proposal_and_the_turn_goes_on() -> None:
+    game = asked_to_agree()
+    game.apply({"action": "propose_end"})  # seat 3; seat 0 is asked
+    assert game.default_action() == {"action": "decline_end"}  # a clock never agrees for anyone
+    asked_turn = game.turn_id
+    events = [e.to_dict() for e in game.apply({"action": "decline_end"})]
+    assert events == [
+        {
+            "type": "decline_end",
+            "seat": 0,
+            "data": {"seat": 0, "proposed": [False] * 4},
+            "private": None,
+        }
+    ]
+    assert game.view(None)["consent_asked"] is None
+    assert (game.to_move, game.piece_to_move) == (3, 3)  # seat 3's interrupted turn goes on
+    assert game.turn_id != asked_turn
+    assert {"action": "propose_end"} in game.legal_actions()
+    with pytest.raises(IllegalMove, match="nobody has been asked"):
+        game.apply({"action": "decline_end"})
+    assert not hand_end_or_none(move(game, 4, 5))
+
+
+def test_without_control_every_seat_proposes_on_its_own_turn() -> None:
+    game = new_game({(2, 2): "AS"})
+    game.apply({"action": "ally", "partner": 1})
+    for target in ((4, 0), (1, 0), (1, 5)):
+        game.apply({"action": "propose_end"})
+        move(game, *target)
+    events = [e.to_dict() for e in game.apply({"action": "propose_end"})]
+    assert "consent_asked" not in [e["type"] for e in events]
     assert hand_end(events)["reason"] == "agreed"
 
 

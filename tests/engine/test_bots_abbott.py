@@ -116,6 +116,7 @@ def build(
     totals: list[int] | None = None,
     alliance: tuple[int, int] | None = None,
     proposed: list[bool] | None = None,
+    asked: int | None = None,
 ) -> AbbottGame:
     """A four-player position in mid-hand: the given cards on the grid, every other square empty."""
     game = create_game("abbott", 4)
@@ -136,6 +137,7 @@ def build(
         totals=totals or [0, 0, 0, 0],
         alliance=list(alliance) if alliance else None,
         proposed=proposed or [False] * 4,
+        asked=asked,
     )
     return AbbottGame.from_dict(state)
 
@@ -244,6 +246,30 @@ def test_proposes_the_end_that_it_wins() -> None:
     assert heuristic_choice(game) == {"action": "propose_end"}
     game = build(grid, PIECES, captured, proposed=[False, True, False, True])
     assert heuristic_choice(game)["action"] == "move"
+
+
+def test_asked_to_agree_it_agrees_only_to_the_end_that_suits_it() -> None:
+    """Seat 0 chose seat 1 (17), who moves its piece; asked to agree, seat 0 wants seat 1 to win
+    (3 points for the chooser), and nobody else."""
+    grid = {(2, 0): "QS", (5, 2): "7C"}
+    strong = ["KC", "KD", "KH", "2S", "2D"]
+    for winner, answer in ((1, "propose_end"), (2, "decline_end")):
+        captured = [["2C", "5D", "9H"], *JUNK]
+        captured[winner] = strong
+        game = build(
+            grid,
+            PIECES,
+            captured,
+            turn=3,
+            totals=[0, 17, 0, 0],
+            alliance=(0, 1),
+            proposed=[False, True, True, True],
+            asked=0,
+        )
+        assert game.legal_actions() == [{"action": "propose_end"}, {"action": "decline_end"}]
+        assert heuristic_choice(game) == {"action": answer}
+        search = make_search_bot(time_budget=None, iterations=50)
+        assert search(game.view(0), Table("abbott", 4, 0), random.Random(0)) in game.legal_actions()
 
 
 def test_passes_when_blocked_and_moves_otherwise() -> None:
