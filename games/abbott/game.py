@@ -236,6 +236,8 @@ class AbbottGame:
             "dealer": self.dealer,
             "grid": self._grid_rows(),
             "pieces": self._piece_squares(),
+            # A fixed layout is not a shuffle: there is nothing for a checker to re-create.
+            "from_layout": layout is not None,
         }
         events = [Event("deal", None, data)]
         self._check_end(events)
