@@ -316,8 +316,10 @@ class AbbottGame:
         return {"action": "move", "to": self._square(best_target)}
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything about the game, JSON-ready; only ``legal_moves`` depends on ``seat``."""
+        """Everything about the game, JSON-ready; only ``legal_moves`` depends on ``seat``.
+        ``result`` is the outcome (``Outcome.to_json()``) once the game is won, else ``None``."""
         in_play = self.phase == PLAY
+        outcome = self.outcome()
         return {
             "game": self.game,
             "ruleset": self.ruleset,
@@ -349,21 +351,7 @@ class AbbottGame:
             "to_move": self.to_move,
             "piece_to_move": self.piece_to_move,
             "legal_moves": self.legal_actions() if in_play and seat == self.to_move else [],
-            "result": self.result(),
-        }
-
-    def result(self) -> dict[str, Any] | None:
-        if self.phase != OVER:
-            return None
-        hands_won = [0] * self.players
-        for record in self.history:
-            if record["winner"] is not None:
-                hands_won[record["winner"]] += 1
-        return {
-            "winner": self.winner,
-            "totals": list(self.totals),
-            "hands": self.hand,
-            "hands_won": hands_won,
+            "result": outcome.to_json() if outcome else None,
         }
 
     def outcome(self) -> Outcome | None:
@@ -466,8 +454,8 @@ class AbbottGame:
         """A state that plays exactly like the one ``view`` was taken from, for search bots.
 
         The game is perfect information except the unused cards, which no action can reach, so
-        they are filled with every card not in sight. ``history`` is left empty: it only feeds
-        ``result()``'s count of hands won. ``turns_taken`` is not in the view, and it only matters
+        they are filled with every card not in sight. ``history`` is left empty: a view does not show
+        past hands, so ``outcome()`` of the rebuilt state lists only the hands it goes on to play. ``turns_taken`` is not in the view, and it only matters
         for the blocked dealer's first turn: a card under the dealer's piece means that turn is
         still to come (moving off leaves the card behind, landing takes it, and the blocked dealer
         takes it), so the count is exact then, and any count past the first round is equivalent.
@@ -760,8 +748,9 @@ class AbbottGame:
             self.phase = DEAL
         else:
             self.phase = OVER
-            summary = {"winner": self.winner, "totals": list(self.totals), "hands": self.hand}
-            events.append(Event("match_end", None, summary))
+            outcome = self.outcome()
+            assert outcome is not None
+            events.append(Event("match_end", None, outcome.to_json()))
         self._set_controls()
 
     # ------------------------------------------------------------------------------------ helpers

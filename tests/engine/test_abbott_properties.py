@@ -89,12 +89,13 @@ def play(game: AbbottGame, rng: random.Random, seed: bytes) -> None:
         else:
             raise AssertionError("a hand did not end")
         if game.is_over:
-            result = game.result()
-            assert result is not None
-            totals = result["totals"]
+            outcome = game.outcome()
+            assert outcome is not None
+            totals = outcome.totals
             assert max(totals) >= game.target
             assert totals.count(max(totals)) == 1
-            assert totals[result["winner"]] == max(totals)
+            assert totals[outcome.winner] == max(totals)
+            assert game.view(None)["result"] == outcome.to_json()
             return
     raise AssertionError("the game did not end")
 

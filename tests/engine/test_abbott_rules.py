@@ -336,14 +336,14 @@ def test_sixteen_or_more_moves_the_partners_piece() -> None:
     assert end["winner"] == brown
     assert end["totals"] == [14, 20, 15, 11]
     assert events[-1]["type"] == "match_end"
-    assert events[-1]["data"]["winner"] == jones
     assert game.is_over
-    assert game.result() == {
-        "winner": jones,
-        "totals": [14, 20, 15, 11],
-        "hands": 1,
-        "hands_won": [0, 0, 0, 1],
-    }
+    outcome = game.outcome()
+    assert outcome is not None
+    assert events[-1]["data"] == outcome.to_json() == game.view(None)["result"]
+    assert (outcome.winner, outcome.totals) == (jones, (14, 20, 15, 11))
+    ((hand,),) = [outcome.hands]
+    assert (hand.winner, hand.points) == (brown, (0, 3, 0, 7))
+    assert hand.teams == ((jones, brown), (smith,), (robinson,))
 
 
 def test_a_chooser_who_names_a_sixteen_plus_partner_hands_him_the_move_at_once() -> None:
@@ -575,14 +575,17 @@ def test_partners_tied_at_twenty_play_on() -> None:
     assert not [e for e in events if e["type"] == "match_end"]
     assert game.needs_deal
     assert not game.is_over
-    assert game.result() is None
+    assert game.outcome() is None
+    assert game.view(None)["result"] is None
     game.deal(SEED, layout({(3, 5): "AS"}))
     move(game, 0, 1)  # seat 1 moves first in hand 2
     move(game, 0, 4)
     events = move(game, 3, 5)  # seat 3 takes the only card: 10 points
     assert hand_end(events)["totals"] == [20, 20, 0, 22]
     assert events[-1]["type"] == "match_end"
-    assert events[-1]["data"] == {"winner": 3, "totals": [20, 20, 0, 22], "hands": 2}
+    assert events[-1]["data"]["winner"] == 3
+    assert events[-1]["data"]["totals"] == [20, 20, 0, 22]
+    assert [h["number"] for h in events[-1]["data"]["hands"]] == [1, 2]
     assert game.is_over
     with pytest.raises(IllegalMove, match="over"):
         game.deal(SEED)
@@ -592,7 +595,9 @@ def test_two_player_game_to_forty() -> None:
     game = new_game({(1, 0): "AS"}, players=2, totals=[30, 0])
     events = move(game, 1, 0)
     assert hand_end(events)["scores"] == [10, 0]
-    assert game.result()["winner"] == 0
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == 0
 
 
 # ---------------------------------------------------------------------- actions, views, options
