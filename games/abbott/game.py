@@ -65,7 +65,7 @@ _RAYS: dict[int, list[tuple[tuple[int, ...], ...]]] = {}
 def _rays(size: int) -> list[tuple[tuple[int, ...], ...]]:
     """For each square, the four lines of squares leading away from it (north, south, west, east)."""
     if size not in _RAYS:
-        rays = []
+        rays: list[tuple[tuple[int, ...], ...]] = []
         for sq in range(size * size):
             r, c = divmod(sq, size)
             rays.append(

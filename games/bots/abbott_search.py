@@ -55,6 +55,7 @@ class _Node:
         """The child to follow: UCT from the point of view of the seat acting here."""
         log_n = math.log(self.visits)
         actor = self.actor
+        assert actor is not None, "a finished position has no children to select"
         best, best_score = -1, -math.inf
         for index, child in self.children.items():
             score = child.totals[actor] / child.visits + EXPLORATION * math.sqrt(

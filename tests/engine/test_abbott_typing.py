@@ -1,0 +1,22 @@
+"""Abbott's engine and bots are typed strictly (STYLE.md): mypy, with the strict per-module settings
+of pyproject.toml, finds nothing in them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+STRICT_PATHS = ["games/abbott", "games/bots/abbott_heuristic.py", "games/bots/abbott_search.py"]
+
+
+def test_abbott_code_passes_mypy_strict() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", *STRICT_PATHS],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
