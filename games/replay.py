@@ -65,6 +65,12 @@ class MatchSettings:
     target: int | None = None
     layout: Mapping[str, Any] | None = None
 
+    def new_game(self) -> GameState:
+        """The match's game before its first deal; raises InvalidOptions for bad settings."""
+        return catalog.new_game(
+            self.ruleset, self.players, self.options, deals=self.deals, target=self.target
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Step:
@@ -118,13 +124,7 @@ def replay(
     the first event that the settings and the seeds do not give; InvalidOptions for bad settings.
     """
     log = _normalised_log(events)
-    game = catalog.new_game(
-        settings.ruleset,
-        settings.players,
-        settings.options,
-        deals=settings.deals,
-        target=settings.target,
-    )
+    game = settings.new_game()
     initial = game.copy()
     steps: list[Step] = []
     state = initial

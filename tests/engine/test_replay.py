@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import copy
 import random
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
-from games import catalog
 from games.engine.protocol import Event, GameState
 from games.engine.rng import seed_commitment
 from games.replay import MatchSettings, ReplayError, replay
@@ -78,13 +75,7 @@ def play(settings: MatchSettings, seed: int, *, resign_at: int | None = None) ->
     """Random play with the service's extras: one turn in 20 times out, the third timeout of a seat
     hands it to a bot, and the seat to move at ``resign_at`` actions resigns (a bot plays on)."""
     rng = random.Random(seed)
-    game = catalog.new_game(
-        settings.ruleset,
-        settings.players,
-        settings.options,
-        deals=settings.deals,
-        target=settings.target,
-    )
+    game = settings.new_game()
     played = Played(settings, game)
     played.commit(played.deal(settings.layout and dict(settings.layout)))
     strikes = [0] * settings.players
@@ -323,16 +314,3 @@ def test_the_wrong_settings_are_caught(abbott: Played) -> None:
     with pytest.raises(ReplayError, match=r"the deal event: data\.from_layout") as error:
         replay(settings_of("abbott", 4, layout=ABBOTT_LAYOUT), abbott.log)
     assert error.value.seq == 1
-
-
-# --- purity ---------------------------------------------------------------------------------------
-
-
-def test_the_replay_imports_no_django() -> None:
-    code = (
-        "import sys, games.replay; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('django', 'rest_framework', 'celery')))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
