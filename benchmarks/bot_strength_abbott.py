@@ -17,7 +17,7 @@ import argparse
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from games.abbott.rulesets import create_game
@@ -73,14 +73,18 @@ def play_game(bots: Sequence[Strategy], seed: int, tally: Tally, tested: int) ->
     tally.games_won += game.winner == tested
 
 
-def matchup(tested: Strategy, opponent: Strategy, seeds: range) -> Tally:
-    """Every seed played four times, the tested bot in each seat against three opponents."""
+def matchup(
+    tested: Strategy, opponent: Strategy, seeds: range, progress: Callable[[Tally], None]
+) -> Tally:
+    """Every seed played four times, the tested bot in each seat against three opponents;
+    ``progress`` is told the tally after each seed."""
     tally = Tally()
     for seed in seeds:
         for seat in range(PLAYERS):
             bots = [opponent] * PLAYERS
             bots[seat] = tested
             play_game(bots, seed, tally, seat)
+        progress(tally)
     return tally
 
 
@@ -104,6 +108,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--search-iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--search-time", type=float, help="seconds per move instead of iterations")
     parser.add_argument(
+        "--progress", action="store_true", help="print the running figures after every seed"
+    )
+    parser.add_argument(
         "--only", choices=MATCHUPS, action="append", help="play only this matchup (repeatable)"
     )
     args = parser.parse_args(argv)
@@ -126,7 +133,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             continue
         name = f"{tested_name} vs {key.split('-')[1]} ×3"
         start = time.perf_counter()
-        tally = matchup(tested, opponent, seed_range)
+
+        def progress(tally: Tally, name: str = name, start: float = start) -> None:
+            if args.progress:
+                report(f"(so far) {name}", tally, time.perf_counter() - start)
+
+        tally = matchup(tested, opponent, seed_range, progress)
         report(name, tally, time.perf_counter() - start)
 
 
