@@ -1,10 +1,10 @@
-"""The rules engine of Abbott's Switch (Robert Abbott, 1963; RULES.md §4 and §5).
+"""The rules engine of Abbott's Switch (Robert Abbott, 1963; docs/rules.md §4 and §5.4).
 
 A game is a sequence of hands played to a target total. In each hand the cards lie face up on a
 square grid, the pieces move like rooks (never onto or over another piece, across empty squares
 freely) and take the card they land on; a player may form one alliance per hand; the hand ends when
 the grid is empty, when no piece can reach a card, when the outcome is settled, or by agreement; the
-best five-card poker hand wins it. Decisions that RULES.md leaves open are in docs/rules.md §7.7.
+best five-card poker hand wins it. The decisions where the source is silent are in docs/rules.md §7.7.
 
 Cards are ints (games.engine.cards); squares are flat indices ``row * size + col`` inside the engine
 and ``[row, col]`` at the edges (actions, views, events). Everything here is perfect information except
@@ -41,7 +41,7 @@ FORMAT = 1
 EMPTY = -1  # a grid square without a card; also "no piece" in the occupancy array
 
 GRID_SIZE = {4: 6, 2: 5}
-# Each piece starts on the card at the left end of the row or column nearest its owner (RULES.md §4).
+# Each piece starts on the card at the left end of the row or column nearest its owner (docs/rules.md §4.2).
 START_SQUARES: dict[int, tuple[tuple[int, int], ...]] = {
     4: ((5, 0), (0, 0), (0, 5), (5, 5)),
     2: ((4, 0), (0, 4)),
@@ -196,7 +196,7 @@ class AbbottGame:
 
     @property
     def dealer(self) -> int:
-        """The last seat of the first round of the current hand (RULES.md §4)."""
+        """The last seat of the first round of the current hand (docs/rules.md §4.3)."""
         return (self.first_mover - 1) % self.players
 
     def deal(self, seed: bytes, layout: Mapping[str, Any] | None = None) -> list[Event]:
@@ -566,7 +566,7 @@ class AbbottGame:
         square = self.pieces[seat]
         taken = self.grid[square]
         # Turns go round from the first mover, so turn n-1 of the hand is the dealer's first turn;
-        # a dealer completely blocked then takes the card he stands on (RULES.md §4).
+        # a dealer completely blocked then takes the card he stands on (docs/rules.md §4.5).
         dealer_exception = self.turns_taken == self.players - 1 and taken != EMPTY
         if dealer_exception:
             self._take(seat, square)

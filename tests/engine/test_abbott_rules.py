@@ -1,4 +1,4 @@
-"""Abbott's Switch rule by rule, from explicit grids (RULES.md §4; decisions in docs/rules.md §7.7).
+"""Abbott's Switch rule by rule, from explicit grids (docs/rules.md §4; decisions in §7.7).
 
 Layouts are written as {(row, col): code}; every other square is empty. FULL is the 6×6 grid holding
 the cards of an ordered deck row by row (AC AD AH AS 2C … at row 0), so square (r, c) holds card r*6+c.
