@@ -28,6 +28,7 @@ replay's final state with the match's stored state to catch that.
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -106,10 +107,10 @@ class Replay:
     def state_after(self, seq: int) -> GameState:
         """The state once the event ``seq`` had happened, with the other events of its step (the
         service commits a step's events together, so nobody was shown anything in between)."""
-        for step in self.steps:
-            if step.last_seq >= seq:
-                return step.state
-        raise KeyError(f"the log has no event {seq}")
+        index = bisect.bisect_left(self.steps, seq, key=lambda step: step.last_seq)
+        if not 1 <= seq <= (self.steps[-1].last_seq if self.steps else 0):
+            raise KeyError(f"the log has no event {seq}")
+        return self.steps[index].state
 
 
 def replay(

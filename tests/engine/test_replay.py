@@ -164,7 +164,12 @@ def test_abbott_to_twenty_with_alliances_control_and_agreements() -> None:
 
 def test_the_steps_say_what_was_played() -> None:
     played = play(settings_of("abbott", 4), 1, resign_at=3)
-    steps = replay(played.settings, played.log).steps
+    replayed = replay(played.settings, played.log)
+    steps = replayed.steps
+    assert replayed.state_after(1) is steps[0].state
+    for seq in (0, len(played.log) + 1):
+        with pytest.raises(KeyError):
+            replayed.state_after(seq)
     assert steps[0].kind == "deal"
     assert [step.events for step in steps] == [
         tuple(e for e in played.log if step.events[0]["seq"] <= e["seq"] <= step.last_seq)
