@@ -5,8 +5,10 @@ one bot against three copies of another; every seeded deal sequence is played fo
 tested bot in each seat in turn, so the seat order (who moves first in each hand) favours nobody.
 A game is played to the preset's 20 points; the share of games won is compared with the 25 % a bot
 no better than its opponents would win, and the share of hands won and the mean points per hand are
-printed beside it. The search bot's budget is in iterations by default, so a run is reproducible
-and does not depend on the machine's load; ``--search-time`` measures it at a time budget instead.
+printed beside it. The search bot plays with the registered strategy's budget (an iteration count,
+with a time cap that an idle machine never reaches), so a run is reproducible and does not depend on
+the machine's load; ``--search-iterations`` changes the count, ``--search-time`` measures it at a
+time budget instead.
 """
 
 from __future__ import annotations
@@ -15,14 +17,15 @@ import argparse
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from games.abbott.rulesets import create_game
 from games.bots import STRATEGIES, Strategy, Table
-from games.bots.abbott_search import make_search_bot
+from games.bots.abbott_search import DEFAULT_ITERATIONS, make_search_bot
 
 RULESET, PLAYERS = "abbott", 4
+MATCHUPS = ("heuristic-random", "search-random", "search-heuristic")
 MAX_ACTIONS_PER_HAND = 500  # bots never stall a hand this long; a guard, not a rule
 
 
@@ -70,14 +73,18 @@ def play_game(bots: Sequence[Strategy], seed: int, tally: Tally, tested: int) ->
     tally.games_won += game.winner == tested
 
 
-def matchup(tested: Strategy, opponent: Strategy, seeds: range) -> Tally:
-    """Every seed played four times, the tested bot in each seat against three opponents."""
+def matchup(
+    tested: Strategy, opponent: Strategy, seeds: range, progress: Callable[[Tally], None]
+) -> Tally:
+    """Every seed played four times, the tested bot in each seat against three opponents;
+    ``progress`` is told the tally after each seed."""
     tally = Tally()
     for seed in seeds:
         for seat in range(PLAYERS):
             bots = [opponent] * PLAYERS
             bots[seat] = tested
             play_game(bots, seed, tally, seat)
+        progress(tally)
     return tally
 
 
@@ -98,26 +105,40 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few games")
     parser.add_argument("--seeds", type=int, help="seeds per matchup (each played in 4 seats)")
     parser.add_argument("--search-seeds", type=int, help="seeds for the matchups with search")
-    parser.add_argument("--search-iterations", type=int, default=100)
+    parser.add_argument("--search-iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--search-time", type=float, help="seconds per move instead of iterations")
+    parser.add_argument(
+        "--progress", action="store_true", help="print the running figures after every seed"
+    )
+    parser.add_argument(
+        "--only", choices=MATCHUPS, action="append", help="play only this matchup (repeatable)"
+    )
     args = parser.parse_args(argv)
     seeds = args.seeds or (3 if args.quick else 100)
-    search_seeds = args.search_seeds or (1 if args.quick else 5)
+    search_seeds = args.search_seeds or (1 if args.quick else 50)
     if args.search_time is not None:
-        search = make_search_bot(time_budget=args.search_time)
+        search = make_search_bot(iterations=None, time_cap=args.search_time)
         search_name = f"search ({args.search_time} s/move)"
     else:
-        search = make_search_bot(time_budget=None, iterations=args.search_iterations)
+        search = make_search_bot(iterations=args.search_iterations)
         search_name = f"search ({args.search_iterations} iterations/move)"
     bots = STRATEGIES["abbott"]
-    matchups = [
-        ("heuristic vs random ×3", bots["heuristic"], bots["random"], range(seeds)),
-        (f"{search_name} vs random ×3", search, bots["random"], range(search_seeds)),
-        (f"{search_name} vs heuristic ×3", search, bots["heuristic"], range(search_seeds)),
-    ]
-    for name, tested, opponent, seed_range in matchups:
+    matchups = {
+        "heuristic-random": ("heuristic", bots["heuristic"], bots["random"], range(seeds)),
+        "search-random": (search_name, search, bots["random"], range(search_seeds)),
+        "search-heuristic": (search_name, search, bots["heuristic"], range(search_seeds)),
+    }
+    for key, (tested_name, tested, opponent, seed_range) in matchups.items():
+        if args.only and key not in args.only:
+            continue
+        name = f"{tested_name} vs {key.split('-')[1]} ×3"
         start = time.perf_counter()
-        tally = matchup(tested, opponent, seed_range)
+
+        def progress(tally: Tally, name: str = name, start: float = start) -> None:
+            if args.progress:
+                report(f"(so far) {name}", tally, time.perf_counter() - start)
+
+        tally = matchup(tested, opponent, seed_range, progress)
         report(name, tally, time.perf_counter() - start)
 
 

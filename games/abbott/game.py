@@ -1,10 +1,10 @@
-"""The rules engine of Abbott's Switch (Robert Abbott, 1963; RULES.md §4 and §5).
+"""The rules engine of Abbott's Switch (Robert Abbott, 1963; docs/rules.md §4 and §5.4).
 
 A game is a sequence of hands played to a target total. In each hand the cards lie face up on a
 square grid, the pieces move like rooks (never onto or over another piece, across empty squares
 freely) and take the card they land on; a player may form one alliance per hand; the hand ends when
 the grid is empty, when no piece can reach a card, when the outcome is settled, or by agreement; the
-best five-card poker hand wins it. Decisions that RULES.md leaves open are in docs/rules.md §7.7.
+best five-card poker hand wins it. The decisions where the source is silent are in docs/rules.md §7.7.
 
 Cards are ints (games.engine.cards); squares are flat indices ``row * size + col`` inside the engine
 and ``[row, col]`` at the edges (actions, views, events). Everything here is perfect information except
@@ -41,7 +41,7 @@ FORMAT = 1
 EMPTY = -1  # a grid square without a card; also "no piece" in the occupancy array
 
 GRID_SIZE = {4: 6, 2: 5}
-# Each piece starts on the card at the left end of the row or column nearest its owner (RULES.md §4).
+# Each piece starts on the card at the left end of the row or column nearest its owner (docs/rules.md §4.2).
 START_SQUARES: dict[int, tuple[tuple[int, int], ...]] = {
     4: ((5, 0), (0, 0), (0, 5), (5, 5)),
     2: ((4, 0), (0, 4)),
@@ -55,6 +55,7 @@ _ACTION_FIELDS = {
     "ally": frozenset({"action", "partner"}),
     "pass": frozenset({"action"}),
     "propose_end": frozenset({"action"}),
+    "decline_end": frozenset({"action"}),
 }
 _IGNORED_FIELDS = frozenset({"expected_version"})  # checked by the service, not the rules
 
@@ -64,7 +65,7 @@ _RAYS: dict[int, list[tuple[tuple[int, ...], ...]]] = {}
 def _rays(size: int) -> list[tuple[tuple[int, ...], ...]]:
     """For each square, the four lines of squares leading away from it (north, south, west, east)."""
     if size not in _RAYS:
-        rays = []
+        rays: list[tuple[tuple[int, ...], ...]] = []
         for sq in range(size * size):
             r, c = divmod(sq, size)
             rays.append(
@@ -87,7 +88,8 @@ class AbbottGame:
     """The state of one game of Abbott's Switch; implements games.engine.protocol.GameState.
 
     ``to_move`` is the seat that must act now; under the 16-or-more rule that is the controlling
-    partner, while ``piece_to_move`` names whose piece (and whose hand) the move is for.
+    partner, while ``piece_to_move`` names whose piece (and whose hand) the move is for. While a seat
+    whose piece its partner moves is asked to agree to end the hand (``asked``), it is that seat.
     """
 
     game = "abbott"
@@ -100,6 +102,7 @@ class AbbottGame:
         "_potential",
         "_rays",
         "alliance",
+        "asked",
         "captured",
         "control_threshold",
         "first_mover",
@@ -115,6 +118,7 @@ class AbbottGame:
         "target",
         "totals",
         "turn",
+        "turns_begun",
         "turns_taken",
         "unused",
         "winner",
@@ -139,9 +143,11 @@ class AbbottGame:
         self.unused: list[int] = []
         self.first_mover = 0
         self.turn = 0
-        self.turns_taken = 0
+        self.turns_taken = 0  # turns completed in this hand: the blocked dealer's rule counts them
+        self.turns_begun = 0  # turns begun, questions to agree included: the turn clock's count
         self.alliance: Alliance | None = None
         self.proposed = [False] * players
+        self.asked: int | None = None
         self._rebuild()
 
     # ----------------------------------------------------------------- derived state (never stored)
@@ -167,11 +173,13 @@ class AbbottGame:
 
     @property
     def to_move(self) -> int | None:
-        return self._controls[self.turn] if self.phase == PLAY else None
+        if self.phase != PLAY:
+            return None
+        return self.asked if self.asked is not None else self._controls[self.turn]
 
     @property
     def turn_id(self) -> tuple[int, int]:
-        return (self.hand, self.turns_taken)
+        return (self.hand, self.turns_begun)
 
     @property
     def piece_to_move(self) -> int | None:
@@ -188,7 +196,7 @@ class AbbottGame:
 
     @property
     def dealer(self) -> int:
-        """The last seat of the first round of the current hand (RULES.md §4)."""
+        """The last seat of the first round of the current hand (docs/rules.md §4.3)."""
         return (self.first_mover - 1) % self.players
 
     def deal(self, seed: bytes, layout: Mapping[str, Any] | None = None) -> list[Event]:
@@ -216,8 +224,10 @@ class AbbottGame:
         self.captured = [[] for _ in range(self.players)]
         self.turn = self.first_mover
         self.turns_taken = 0
+        self.turns_begun = 0
         self.alliance = None
         self.proposed = [False] * self.players
+        self.asked = None
         self.phase = PLAY
         self._rebuild()
         data = {
@@ -226,6 +236,8 @@ class AbbottGame:
             "dealer": self.dealer,
             "grid": self._grid_rows(),
             "pieces": self._piece_squares(),
+            # A fixed layout is not a shuffle: there is nothing for a checker to re-create.
+            "from_layout": layout is not None,
         }
         events = [Event("deal", None, data)]
         self._check_end(events)
@@ -234,6 +246,8 @@ class AbbottGame:
     def legal_actions(self) -> list[Action]:
         if self.phase != PLAY:
             return []
+        if self.asked is not None:
+            return [{"action": "propose_end"}, {"action": "decline_end"}]
         targets = self._moves(self.turn)
         actions: list[Action] = [{"action": "move", "to": self._square(t)} for t in targets]
         if not targets:
@@ -258,6 +272,16 @@ class AbbottGame:
             raise IllegalMove(
                 "the game is over" if self.phase == OVER else "the hand is over: no hand is in play"
             )
+        if self.asked is not None:
+            if name == "decline_end":
+                return self._decline_end()
+            if name != "propose_end":
+                raise IllegalMove(
+                    f"seat {self.asked} is asked to agree to end the hand: "
+                    "propose_end agrees, decline_end refuses"
+                )
+        elif name == "decline_end":
+            raise IllegalMove("nobody has been asked to agree to end the hand")
         if name == "move":
             return self._move(action["to"])
         if name == "pass":
@@ -268,9 +292,12 @@ class AbbottGame:
 
     def default_action(self) -> Action:
         """The move that most improves the hand of the piece's owner (ties: the highest card
-        taken, then the first such square); ``pass`` when blocked."""
+        taken, then the first such square); ``pass`` when blocked; ``decline_end`` for a seat asked
+        to agree to end the hand (a clock never agrees for a player)."""
         if self.phase != PLAY:
             raise IllegalMove("nobody is to move")
+        if self.asked is not None:
+            return {"action": "decline_end"}
         seat = self.turn
         current = self._best[seat][0]
         cards = self.captured[seat]
@@ -289,8 +316,10 @@ class AbbottGame:
         return {"action": "move", "to": self._square(best_target)}
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything about the game, JSON-ready; only ``legal_moves`` depends on ``seat``."""
+        """Everything about the game, JSON-ready; only ``legal_moves`` depends on ``seat``.
+        ``result`` is the outcome (``Outcome.to_json()``) once the game is won, else ``None``."""
         in_play = self.phase == PLAY
+        outcome = self.outcome()
         return {
             "game": self.game,
             "ruleset": self.ruleset,
@@ -313,6 +342,7 @@ class AbbottGame:
                 }
                 for s in range(self.players)
             ],
+            "consent_asked": self.asked,
             "alliance": (
                 {"chooser": self.alliance[0], "chosen": self.alliance[1]} if self.alliance else None
             ),
@@ -321,21 +351,7 @@ class AbbottGame:
             "to_move": self.to_move,
             "piece_to_move": self.piece_to_move,
             "legal_moves": self.legal_actions() if in_play and seat == self.to_move else [],
-            "result": self.result(),
-        }
-
-    def result(self) -> dict[str, Any] | None:
-        if self.phase != OVER:
-            return None
-        hands_won = [0] * self.players
-        for record in self.history:
-            if record["winner"] is not None:
-                hands_won[record["winner"]] += 1
-        return {
-            "winner": self.winner,
-            "totals": list(self.totals),
-            "hands": self.hand,
-            "hands_won": hands_won,
+            "result": outcome.to_json() if outcome else None,
         }
 
     def outcome(self) -> Outcome | None:
@@ -399,8 +415,10 @@ class AbbottGame:
             "first_mover": self.first_mover,
             "turn": self.turn,
             "turns_taken": self.turns_taken,
+            "turns_begun": self.turns_begun,
             "alliance": list(self.alliance) if self.alliance else None,
             "proposed": list(self.proposed),
+            "asked": self.asked,
         }
 
     @classmethod
@@ -422,9 +440,12 @@ class AbbottGame:
         game.first_mover = data["first_mover"]
         game.turn = data["turn"]
         game.turns_taken = data["turns_taken"]
+        # States saved before questions to agree existed: no question, one turn begun per turn.
+        game.turns_begun = data.get("turns_begun", game.turns_taken)
         alliance = data["alliance"]
         game.alliance = (alliance[0], alliance[1]) if alliance else None
         game.proposed = list(data["proposed"])
+        game.asked = data.get("asked")
         game._rebuild()
         return game
 
@@ -433,8 +454,8 @@ class AbbottGame:
         """A state that plays exactly like the one ``view`` was taken from, for search bots.
 
         The game is perfect information except the unused cards, which no action can reach, so
-        they are filled with every card not in sight. ``history`` is left empty: it only feeds
-        ``result()``'s count of hands won. ``turns_taken`` is not in the view, and it only matters
+        they are filled with every card not in sight. ``history`` is left empty: a view does not show
+        past hands, so ``outcome()`` of the rebuilt state lists only the hands it goes on to play. ``turns_taken`` is not in the view, and it only matters
         for the blocked dealer's first turn: a card under the dealer's piece means that turn is
         still to come (moving off leaves the card behind, landing takes it, and the blocked dealer
         takes it), so the count is exact then, and any count past the first round is equivalent.
@@ -463,9 +484,11 @@ class AbbottGame:
         into_round = (game.turn - game.first_mover) % players
         dealer_waits = game.grid[game.pieces[(game.first_mover - 1) % players]] != EMPTY
         game.turns_taken = into_round if dealer_waits else players + into_round
+        game.turns_begun = game.turns_taken
         alliance = view["alliance"]
         game.alliance = (alliance["chooser"], alliance["chosen"]) if alliance else None
         game.proposed = [seat["proposed_end"] for seat in view["seats"]]
+        game.asked = view["consent_asked"]
         game._rebuild()
         return game
 
@@ -543,7 +566,7 @@ class AbbottGame:
         square = self.pieces[seat]
         taken = self.grid[square]
         # Turns go round from the first mover, so turn n-1 of the hand is the dealer's first turn;
-        # a dealer completely blocked then takes the card he stands on (RULES.md §4).
+        # a dealer completely blocked then takes the card he stands on (docs/rules.md §4.5).
         dealer_exception = self.turns_taken == self.players - 1 and taken != EMPTY
         if dealer_exception:
             self._take(seat, square)
@@ -576,16 +599,34 @@ class AbbottGame:
         return [Event("ally", chooser, data)]
 
     def _propose_end(self) -> list[Event]:
-        actor = self._controls[self.turn]
+        actor = self.to_move
+        assert actor is not None
         if self.proposed[actor]:
             raise IllegalMove("you have already proposed to end this hand")
         self.proposed[actor] = True
+        self.asked = None
         events = [Event("propose_end", actor, {"seat": actor, "proposed": list(self.proposed)})]
-        # A seat whose piece its partner moves makes no decisions in this hand; the seats that act
-        # are the ones who must agree (docs/rules.md §4.8).
-        if all(self.proposed[s] for s in set(self._controls)):
+        # Ending by agreement needs every player (docs/rules.md §4.8), also one whose piece his 16+
+        # partner moves. Such a seat is never to move in the hand, so it cannot propose on a turn of
+        # its own: once every seat that acts has proposed, the engine asks it (a new turn for the
+        # turn clock), and it agrees with propose_end or refuses with decline_end.
+        waiting = [s for s in range(self.players) if not self.proposed[s]]
+        if not waiting:
             self._finish_hand(AGREED, events)
+        elif all(self.proposed[s] for s in set(self._controls)):
+            self.asked = waiting[0]
+            self.turns_begun += 1
+            events.append(Event("consent_asked", self.asked, {"seat": self.asked}))
         return events
+
+    def _decline_end(self) -> list[Event]:
+        """The asked seat refuses: the attempt to agree fails, every proposal lapses, and the turn
+        that was interrupted goes on (as a new turn for the turn clock)."""
+        seat = self.asked
+        self.asked = None
+        self._withdraw_proposals()
+        self.turns_begun += 1
+        return [Event("decline_end", seat, {"seat": seat, "proposed": list(self.proposed)})]
 
     # ------------------------------------------------------------------------------ the mechanics
 
@@ -623,6 +664,7 @@ class AbbottGame:
 
     def _end_turn(self, events: list[Event]) -> None:
         self.turns_taken += 1
+        self.turns_begun += 1
         self.turn = (self.turn + 1) % self.players
         self._check_end(events)
 
@@ -649,17 +691,18 @@ class AbbottGame:
         return any(self._moves(seat) for seat in under)
 
     def _outcome_settled(self) -> bool:
-        """Can the leading hand no longer be beaten (RULES.md §4)?
+        """Can the leading hand no longer be beaten (docs/rules.md §4.8)?
 
-        Each seat's best possible hand is its cards plus every card on the grid. With a single leader
-        the hand ends when nobody else's best possible hand beats or ties the leader's (a tie would
-        change the result: a tie scores nothing). With several seats sharing the best hand it ends
-        when nobody's best possible hand beats it: the tie is then certain.
+        A seat's best possible hand is its cards plus every card on the grid. The hand is settled
+        when no other player's best possible hand *beats* the best current hand, as the rule says:
+        a rival who can at most tie it does not keep the hand going, and a single leader then wins
+        it. With several seats sharing the best hand, each of them is "another player" to the
+        others: while one of them can still improve, the tie can still be broken and play goes on;
+        once none can, and nobody else can beat it, the tie (which scores nothing) is certain.
         """
         top, leaders = self._leaders()
-        if len(leaders) == 1:
-            return all(self._potential_key(s) < top for s in range(self.players) if s != leaders[0])
-        return all(self._potential_key(s) <= top for s in range(self.players))
+        sole_leader = leaders[0] if len(leaders) == 1 else None
+        return all(self._potential_key(s) <= top for s in range(self.players) if s != sole_leader)
 
     def _potential_key(self, seat: int) -> Key:
         potential = self._potential[seat]
@@ -705,8 +748,9 @@ class AbbottGame:
             self.phase = DEAL
         else:
             self.phase = OVER
-            summary = {"winner": self.winner, "totals": list(self.totals), "hands": self.hand}
-            events.append(Event("match_end", None, summary))
+            outcome = self.outcome()
+            assert outcome is not None
+            events.append(Event("match_end", None, outcome.to_json()))
         self._set_controls()
 
     # ------------------------------------------------------------------------------------ helpers

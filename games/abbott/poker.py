@@ -1,4 +1,4 @@
-"""The best five-card poker hand from any number of cards, none to a whole deck (RULES.md §4).
+"""The best five-card poker hand from any number of cards, none to a whole deck (docs/rules.md §4.9).
 
 No library on PyPI fits (RESEARCH.md): the fast ones take only five to seven cards, none takes fewer
 than five, and the one that takes many cards enumerates every five-card subset (~186 ms for 20 cards).

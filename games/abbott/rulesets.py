@@ -1,4 +1,4 @@
-"""The Abbott's Switch presets and the one way to create a game from them (RULES.md §4)."""
+"""The Abbott's Switch presets and the one way to create a game from them (docs/rules.md §4)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Abbott's Switch scoring: per-hand points, the 16-or-more control rule, the winner of the game.
 
-Pure functions of a hand's outcome and the running totals (RULES.md §4 "Scores per hand", "16 or more",
-"Game"; §5 "Abbott running totals"), so the engine, the tests and tournaments share one definition.
+Pure functions of a hand's outcome and the running totals (docs/rules.md §4.10 "Scores per hand",
+§4.7 "16 or more", §4.11 "Game", §5.4 "Abbott running totals"), so the engine, the tests and
+tournaments share one definition.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def control_threshold(target: int) -> int:
 
 
 def controls(totals: Sequence[int], alliance: Alliance | None, threshold: int) -> list[int]:
-    """For each piece, the seat that makes its moves (RULES.md §4 "16 or more").
+    """For each piece, the seat that makes its moves (docs/rules.md §4.7).
 
     A player with ``threshold`` or more points who is in an alliance moves his partner's piece as
     well as his own, unless the partner also has ``threshold`` or more.
@@ -65,7 +66,7 @@ def game_winner(totals: Sequence[int], target: int) -> int | None:
     """The winner of the game once someone has reached ``target``: the single highest total.
 
     Partners (or anyone) reaching the target in the same hand: the higher total wins; an equal highest
-    total means more hands are played until one player alone is highest (RULES.md §4 "Game").
+    total means more hands are played until one player alone is highest (docs/rules.md §4.11).
     """
     top = max(totals)
     if top < target:

@@ -188,10 +188,23 @@ def choose(view: Mapping[str, Any], table: Table, rng: random.Random) -> dict[st
     seat = view["to_move"]
     piece = view["piece_to_move"]
     pos = Position.from_view(view)
-    evaluator = _Evaluator(pos, seat)
     by_kind: dict[str, list[Mapping[str, Any]]] = {}
     for action in legal:
         by_kind.setdefault(action["action"], []).append(action)
+
+    if "propose_end" in by_kind:
+        # Agree to end a hand whose current winner is the best outcome for us, and only as the
+        # last seat that acts (the others have proposed), so that no proposal is given away.
+        leader = _single_leader(pos.cards)
+        values = outcome_values(pos.players, seat, pos.alliance)
+        acting = set(view["controls"]) - {seat}
+        others_agree = all(view["seats"][s]["proposed_end"] for s in acting)
+        if others_agree and leader is not None and values[leader] == max(values):
+            return {"action": "propose_end"}
+    if "decline_end" in by_kind:  # asked to agree, and the hand is worth playing on
+        return {"action": "decline_end"}
+
+    evaluator = _Evaluator(pos, seat)
 
     # Win chances after each move (after passing, when blocked).
     moves = by_kind.get("move", [])
@@ -216,14 +229,6 @@ def choose(view: Mapping[str, Any], table: Table, rng: random.Random) -> dict[st
         )
         if with_partner > alone + ALLY_MARGIN:
             return {"action": "ally", "partner": partner}
-
-    if "propose_end" in by_kind:
-        leader = _single_leader(pos.cards)
-        values = outcome_values(pos.players, seat, pos.alliance)
-        acting = set(view["controls"]) - {seat}
-        others_agree = all(view["seats"][s]["proposed_end"] for s in acting)
-        if others_agree and leader is not None and values[leader] == max(values):
-            return {"action": "propose_end"}
 
     if not moves:
         return {"action": "pass"}

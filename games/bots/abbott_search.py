@@ -30,7 +30,11 @@ from games.engine.protocol import Action
 if TYPE_CHECKING:
     from games.bots import Strategy, Table
 
-DEFAULT_TIME_BUDGET = 0.2  # seconds per move
+# The budget is a number of iterations, so that a move depends on the seed alone, not on how busy
+# the machine is: 300 take about 0.2 s on one idle core of the project's machine. The time cap only
+# bounds how long a move can take on a machine so loaded that the iterations do not fit in it.
+DEFAULT_ITERATIONS = 300
+DEFAULT_TIME_CAP = 1.0  # seconds per move
 EXPLORATION = 0.6  # UCT constant, for rewards of about ±1
 ROLLOUT_PLIES = 12  # three rounds of four; then the evaluation takes over, bounding an iteration
 ROLLOUT_RANDOMNESS = 0.2  # share of play-out moves chosen at random instead of greedily
@@ -55,6 +59,7 @@ class _Node:
         """The child to follow: UCT from the point of view of the seat acting here."""
         log_n = math.log(self.visits)
         actor = self.actor
+        assert actor is not None, "a finished position has no children to select"
         best, best_score = -1, -math.inf
         for index, child in self.children.items():
             score = child.totals[actor] / child.visits + EXPLORATION * math.sqrt(
@@ -121,6 +126,9 @@ def _play_out(state: AbbottGame, rng: random.Random) -> None:
     for _ in range(ROLLOUT_PLIES):
         if state.phase != PLAY:
             return
+        if state.asked is not None:  # play-outs end hands by play, not by agreement
+            state.apply({"action": "decline_end"})
+            continue
         actions = [a for a in state.legal_actions() if a["action"] in ("move", "pass")]
         if rng.random() < ROLLOUT_RANDOMNESS:
             state.apply(rng.choice(actions))
@@ -150,14 +158,15 @@ def _play_out(state: AbbottGame, rng: random.Random) -> None:
 def search(
     root_state: AbbottGame,
     rng: random.Random,
-    time_budget: float | None = DEFAULT_TIME_BUDGET,
-    iterations: int | None = None,
+    iterations: int | None = DEFAULT_ITERATIONS,
+    time_cap: float | None = DEFAULT_TIME_CAP,
 ) -> Action:
-    """The most visited root action after ``iterations`` play-outs or ``time_budget`` seconds,
-    whichever comes first (at least one of them must be given)."""
-    if time_budget is None and iterations is None:
-        raise ValueError("a search needs a time budget, an iteration count or both")
-    deadline = time.perf_counter() + time_budget if time_budget is not None else math.inf
+    """The most visited root action after ``iterations`` play-outs or ``time_cap`` seconds,
+    whichever comes first (at least one of them must be given). Within the cap, the same state and
+    the same ``rng`` state give the same action."""
+    if time_cap is None and iterations is None:
+        raise ValueError("a search needs an iteration budget, a time cap or both")
+    deadline = time.perf_counter() + time_cap if time_cap is not None else math.inf
     rewards = _Rewards(root_state.players)
     root = _Node(root_state, rng)
     if len(root.actions) == 1:
@@ -193,16 +202,16 @@ def search(
 
 
 def make_search_bot(
-    time_budget: float | None = DEFAULT_TIME_BUDGET, iterations: int | None = None
+    iterations: int | None = DEFAULT_ITERATIONS, time_cap: float | None = DEFAULT_TIME_CAP
 ) -> Strategy:
-    """A search strategy with its own budget (benchmarks use smaller or iteration-bound ones)."""
+    """A search strategy with its own budget (tests and benchmarks use other ones)."""
 
     def choose(view: Mapping[str, Any], table: Table, rng: random.Random) -> dict[str, Any]:
         legal = view["legal_moves"]
         if len(legal) == 1:
             return dict(legal[0])
         state = AbbottGame.from_view(view, table.ruleset)
-        return dict(search(state, rng, time_budget=time_budget, iterations=iterations))
+        return dict(search(state, rng, iterations=iterations, time_cap=time_cap))
 
     return choose
 

@@ -1,4 +1,4 @@
-"""The poker evaluator of Abbott's Switch (RULES.md §4 "Winner of the hand"), against phevaluator.
+"""The poker evaluator of Abbott's Switch (docs/rules.md §4.9), against phevaluator.
 
 phevaluator (a test-only dependency) ranks 5–7 cards, lower is better; for more cards the oracle is
 the best of all five-card subsets; for fewer than five there is no library, so a small independent

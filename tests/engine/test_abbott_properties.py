@@ -28,7 +28,14 @@ def check_invariants(game: AbbottGame) -> None:
     assert sorted(on_grid + captured + game.unused) == list(range(52)), "cards not conserved"
     assert len(set(game.pieces)) == game.players
     if not game.is_over and not game.needs_deal:
-        assert game.to_move == game.view(None)["controls"][game.piece_to_move]
+        controls = game.view(None)["controls"]
+        asked = game.view(None)["consent_asked"]
+        if asked is None:
+            assert game.to_move == controls[game.piece_to_move]
+        else:  # only a seat whose piece another moves is asked, once every acting seat proposed
+            assert game.to_move == asked
+            assert asked not in controls
+            assert all(game.proposed[s] for s in controls)
 
 
 def check_move_event(before: AbbottGame, event: dict[str, Any]) -> None:
@@ -53,14 +60,13 @@ def check_hand_end(before: AbbottGame, game: AbbottGame, end: dict[str, Any]) ->
     grid = [c for c in game.grid if c != EMPTY]
     if end["reason"] == "grid_empty":
         assert not grid
-    if end["reason"] == "unbeatable":
+    if end["reason"] == "unbeatable":  # nobody but a single leader can beat the best hand
         possible = [best_hand(cards + grid) for cards in game.captured]
-        rivals = [p for s, p in enumerate(possible) if s not in leaders]
-        assert all(p < top for p in rivals)
-        if len(leaders) > 1:
-            assert all(p <= top for p in possible)
-    if end["reason"] == "agreed":
+        sole_leader = leaders[0] if len(leaders) == 1 else None
+        assert all(p <= top for s, p in enumerate(possible) if s != sole_leader)
+    if end["reason"] == "agreed":  # every seat, whoever moves its piece
         assert before.phase == "play"
+        assert all(game.proposed)
 
 
 def play(game: AbbottGame, rng: random.Random, seed: bytes) -> None:
@@ -83,12 +89,13 @@ def play(game: AbbottGame, rng: random.Random, seed: bytes) -> None:
         else:
             raise AssertionError("a hand did not end")
         if game.is_over:
-            result = game.result()
-            assert result is not None
-            totals = result["totals"]
+            outcome = game.outcome()
+            assert outcome is not None
+            totals = outcome.totals
             assert max(totals) >= game.target
             assert totals.count(max(totals)) == 1
-            assert totals[result["winner"]] == max(totals)
+            assert totals[outcome.winner] == max(totals)
+            assert game.view(None)["result"] == outcome.to_json()
             return
     raise AssertionError("the game did not end")
 

@@ -1,4 +1,4 @@
-"""Abbott's Switch scoring: RULES.md §4 "Scores per hand", "16 or more", "Game", and §5."""
+"""Abbott's Switch scoring: docs/rules.md §4.10 "Scores per hand", §4.7 "16 or more", §4.11 "Game", and §5.4."""
 
 from __future__ import annotations
 

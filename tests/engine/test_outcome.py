@@ -47,8 +47,9 @@ def test_abbott_outcome_adds_up_its_hands_and_keeps_the_alliances(ruleset, playe
     game = played_to_the_end(ruleset, players, seed)
     outcome = game.outcome()
 
-    assert outcome.winner == game.result()["winner"]
-    assert list(outcome.totals) == game.result()["totals"]
+    assert outcome.winner == game.winner
+    assert list(outcome.totals) == game.totals
+    assert game.view(None)["result"] == outcome.to_json()
     assert [sum(h.points[s] for h in outcome.hands) for s in range(players)] == list(outcome.totals)
     for hand in outcome.hands:
         assert sorted(seat for team in hand.teams for seat in team) == list(range(players))
