@@ -11,18 +11,15 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
-from django.core.cache import cache
-from django.db import OperationalError
 
 from games import errors, services
-from switchsite.tasks import publish
+from switchsite.tasks import RETRY_ON_DATABASE_FAULTS, publish, republish_stalled
 
 # A long run of bot seats (an all-bot table) is played in slices so one task never hogs a worker.
 BOT_MOVES_PER_TASK = 10
-RETRYING = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retries": 5}
 
 
-@shared_task(**RETRYING)
+@shared_task(**RETRY_ON_DATABASE_FAULTS)
 def play_bot_turns(match_id: int) -> int:
     """Play bot seats while one is to move (a slice of moves, then the rest as a new task).
 
@@ -39,7 +36,7 @@ def play_bot_turns(match_id: int) -> int:
     return played
 
 
-@shared_task(**RETRYING)
+@shared_task(**RETRY_ON_DATABASE_FAULTS)
 def enforce_turn_clock(match_id: int) -> bool:
     """Apply the default action if the match's turn clock has run out (re-read, not trusted)."""
     try:
@@ -57,11 +54,7 @@ def sweep_stalled_matches() -> int:
     """
     due = {"bot_to_move": play_bot_turns, "clock_overdue": enforce_turn_clock}
     quiet = timedelta(seconds=settings.SWEEP_STALL_SECONDS)
-    published = 0
-    for kind, match_id, version in services.stalled_matches(quiet_for=quiet):
-        # Once per match and version: a match still stuck at that version is published again
-        # after SWEEP_STALL_SECONDS; one that moved on gets a new version and is seen afresh.
-        key = f"swept:{kind}:{match_id}:{version}"
-        if cache.add(key, True, timeout=settings.SWEEP_STALL_SECONDS):
-            published += publish(due[kind], match_id)
-    return published
+    return sum(
+        republish_stalled(due[kind], match_id, stalled_as=f"{kind}:{match_id}:{version}")
+        for kind, match_id, version in services.stalled_matches(quiet_for=quiet)
+    )

@@ -2,7 +2,8 @@
 
 Django's ASGI handler serves HTTP only. ``application`` adds the ASGI *lifespan* protocol around it,
 so that each server process, at startup, starts its listener for event notifications
-(:mod:`games.notifier`) and, when told to stop, ends its open event streams and long polls at once:
+(:mod:`games.notifier`) — and, with no broker (the embedded default), runs ``celery beat``'s
+schedule itself — and, when told to stop, ends its open event streams and long polls at once:
 they would otherwise keep the process alive for up to ``SSE_MAX_SECONDS``.
 
 The lifespan's shutdown message is no use for that — servers send it only after every open
@@ -27,6 +28,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "switchsite.settings")
 
 django_application = get_asgi_application()
 
+from django.conf import settings  # noqa: E402
+from django.utils.module_loading import import_string  # noqa: E402
+
 from games import notifier  # noqa: E402  (needs the app registry that get_asgi_application set up)
 from switchsite import asyncdb  # noqa: E402
 
@@ -47,17 +51,48 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
 
 
 async def _lifespan(receive: Receive, send: Send) -> None:
+    beat: asyncio.Task[None] | None = None
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
             await notifier.start()
             _close_waiters_on_stop_signals(asyncio.get_running_loop())
+            if settings.CELERY_TASK_ALWAYS_EAGER:
+                beat = asyncio.create_task(
+                    _beat_in_process(_beat_schedule()), name="switch-beat-in-process"
+                )
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
+            if beat is not None:
+                beat.cancel()
             await notifier.stop()
             await asyncio.get_running_loop().run_in_executor(None, asyncdb.close_connections)
             await send({"type": "lifespan.shutdown.complete"})
             return
+
+
+def _beat_schedule() -> list[tuple[Any, float]]:
+    """``celery beat``'s schedule: (task, interval in seconds) for each entry."""
+    return [
+        (import_string(entry["task"]), float(entry["schedule"]))
+        for entry in settings.CELERY_BEAT_SCHEDULE.values()
+    ]
+
+
+async def _beat_in_process(schedule: list[tuple[Any, float]]) -> None:
+    """Without a broker there is no ``celery beat``: run its schedule (the sweeps) here, each task
+    in a thread, as the embedded default runs every task in-process. One server process only."""
+    loop = asyncio.get_running_loop()
+    due = {task.name: loop.time() + interval for task, interval in schedule}
+    while True:
+        await asyncio.sleep(min(due.values()) - loop.time())
+        for task, interval in schedule:
+            if due[task.name] <= loop.time():
+                due[task.name] = loop.time() + interval
+                try:
+                    await loop.run_in_executor(None, task.apply)
+                except Exception:  # the next round tries again; the server must stay up
+                    logger.exception("The in-process sweep %s failed", task.name)
 
 
 def _close_waiters_on_stop_signals(loop: asyncio.AbstractEventLoop) -> None:

@@ -151,6 +151,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_stalled_matches",
         "schedule": SWEEP_INTERVAL_SECONDS,
     },
+    "sweep-unscored-tables": {
+        "task": "tournaments.tasks.sweep_unscored_tables",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+    },
 }
 
 # The cache holds rate-limit counters and the sweep's "published recently" marks, so it must be

@@ -13,9 +13,18 @@ import logging
 from typing import Any
 
 from celery import Task
-from django.db import transaction
+from django.conf import settings
+from django.core.cache import cache
+from django.db import OperationalError, transaction
 
 logger = logging.getLogger(__name__)
+
+# Every task of the service: a database fault is retried with backoff (it re-reads everything).
+RETRY_ON_DATABASE_FAULTS: dict[str, Any] = {
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,
+    "max_retries": 5,
+}
 
 
 def publish(task: Task, *args: Any) -> bool:
@@ -33,3 +42,12 @@ def publish(task: Task, *args: Any) -> bool:
 def publish_after_commit(task: Task, *args: Any) -> None:
     """Enqueue ``task`` once the current transaction commits (at once outside a transaction)."""
     transaction.on_commit(lambda: publish(task, *args))
+
+
+def republish_stalled(task: Task, *args: Any, stalled_as: str) -> bool:
+    """A sweep found work that shows no progress: publish ``task`` again — once per
+    ``SWEEP_STALL_SECONDS`` for the same ``stalled_as`` (say, a match and its version), so a slow
+    queue does not fill up with copies while the first is still on its way."""
+    if not cache.add(f"swept:{stalled_as}", True, timeout=settings.SWEEP_STALL_SECONDS):
+        return False
+    return publish(task, *args)

@@ -20,6 +20,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -442,6 +443,17 @@ def table_result_record(*, match_id: int) -> bool:
         _record_played(tournament, table)
         _close_round_if_done(tournament, table.round)
     return newly
+
+
+def unscored_matches(*, quiet_for: timedelta) -> list[int]:
+    """Matches of tournament tables that ended more than ``quiet_for`` ago and were never scored
+    (the task that should have scored them was lost): the sweep publishes their scoring again."""
+    ended_before = timezone.now() - quiet_for
+    return list(
+        Table.objects.filter(
+            recorded_at__isnull=True, match__status__in=ENDED, match__finished_at__lte=ended_before
+        ).values_list("match_id", flat=True)
+    )
 
 
 def table_result_enter(

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from celery import shared_task
-from django.db import OperationalError
+from datetime import timedelta
 
+from celery import shared_task
+from django.conf import settings
+
+from switchsite.tasks import RETRY_ON_DATABASE_FAULTS, republish_stalled
 from tournaments import errors, services
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+@shared_task(**RETRY_ON_DATABASE_FAULTS)
 def record_table_result(match_id: int) -> bool:
     """Score a tournament table whose match has ended; a second run rewrites the same lines."""
     return services.table_result_record(match_id=match_id)
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+@shared_task(**RETRY_ON_DATABASE_FAULTS)
 def recompute_tournament(tournament_id: int) -> bool:
     """The full recompute after a correction: score lines re-read, ratings replayed.
 
@@ -25,3 +28,15 @@ def recompute_tournament(tournament_id: int) -> bool:
     except errors.TournamentNotFound:
         return False
     return True
+
+
+@shared_task
+def sweep_unscored_tables() -> int:
+    """Publish again the scoring of every table whose match ended a while ago but has no score
+    lines (its task was lost). Run every few seconds by ``celery beat`` (or in-process without a
+    broker). Returns how many tasks were published."""
+    quiet = timedelta(seconds=settings.SWEEP_STALL_SECONDS)
+    return sum(
+        republish_stalled(record_table_result, match_id, stalled_as=f"unscored:{match_id}")
+        for match_id in services.unscored_matches(quiet_for=quiet)
+    )

@@ -42,8 +42,11 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Chromium for one test module. Not for the session: Playwright's sync API keeps an event
+    loop running in this thread while it is open, and later tests (tests/serving) need to run
+    their own."""
     executable = chromium_path()
     if executable is None:
         if IN_CI:

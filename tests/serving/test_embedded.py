@@ -1,5 +1,6 @@
 """The embedded default: ``make run`` serves the API, ``/healthz`` and the streams with SQLite and
-nothing else — tasks (a bot's answer here) run in the web process and wake the streams there."""
+nothing else — tasks (a bot's answer here) run in the web process and wake the streams there, and
+so does the periodic sweep (a turn clock that runs out is enforced)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ def test_make_run_serves_healthz_and_streams_with_no_other_service(tmp_path: Pat
             "DJANGO_SETTINGS_MODULE": "switchsite.settings",
             "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
             "CELERY_BROKER_URL": "",
+            "SWEEP_INTERVAL_SECONDS": "1",
         },
         tmp_path / "server.log",
     )
@@ -73,3 +75,24 @@ async def play_against_a_bot_while_streaming(base_url: str) -> None:
             )
             # The bot answered in the web process; our turn again reaches the feed.
             assert (await next_event(feed, "your_turn")).id == "3"
+
+        # Nobody moves in a match with a five-second clock: the sweep, run by the web process
+        # itself, plays the default action and counts a strike.
+        clocked = await session.post(
+            "/api/v1/matches/",
+            json={
+                "ruleset": "switch",
+                "seats": 2,
+                "bots": [{"seat": 1, "strategy": "random"}],
+                "turn_seconds": 5,
+            },
+            headers=auth(token),
+        )
+        clocked_id = (await clocked.json())["id"]
+        clocked_log = sse_messages(
+            await open_stream(session, f"/api/v1/matches/{clocked_id}/stream/", token, 0)
+        )
+        async with asyncio.timeout(20):
+            await session.post(f"/api/v1/matches/{clocked_id}/start/", headers=auth(token))
+            timeout = await next_event(clocked_log, "timeout")
+        assert '"strikes": 1' in timeout.data

@@ -1,0 +1,31 @@
+"""The API docs render in a real browser with no network: Swagger UI and Redoc come from the service
+(drf-spectacular-sidecar), the schema from ``/api/v1/schema/``."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.conftest import screenshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_swagger_ui_lists_the_operations_with_no_network(page: Page, live_server):
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+
+    page.goto("/api/v1/docs/")
+    page.wait_for_selector(".opblock-summary-path", timeout=20_000)
+
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    assert "/api/v1/matches/{match_id}/moves/" in paths
+    assert "/api/v1/challenges/" in paths
+    assert all(url.startswith(live_server.url) for url in requested), requested
+    screenshot(page, "api-docs")
+
+
+def test_redoc_renders_the_schema_with_no_network(page: Page, live_server):
+    page.goto("/api/v1/redoc/")
+    page.locator("h2", has_text="Apply one action").wait_for(timeout=20_000)
+    screenshot(page, "api-redoc")
