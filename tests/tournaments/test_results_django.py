@@ -2,14 +2,16 @@
 run twice, corrections that recompute standings and ratings, and the standings' query count."""
 
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games.abbott.scoring import hand_scores
 from games.engine.protocol import HandOutcome, Outcome, solo_teams
-from games.models import Player
+from games.models import Match, Player
 from tests.engine.test_abbott_scoring import JONES, WORKED_EXAMPLE
 from tests.tournaments.conftest import end_match, table_seats
 from tournaments import ratings, selectors, services, tasks
@@ -266,3 +268,21 @@ def test_swiss_seats_round_two_by_standing(human_event):
 def test_tasks_for_deleted_tournaments_or_other_matches_do_nothing():
     assert tasks.recompute_tournament.apply((999,)).get() is False
     assert tasks.record_table_result.apply((999,)).get() is False
+
+
+def test_the_sweep_scores_a_table_whose_scoring_task_was_lost(human_event, tasks_in_process):
+    """The match ended (its task never ran: a dead worker, a broker that was down): the periodic
+    sweep finds the unscored table in the database and scores it, once."""
+    tournament = human_event(4, rounds=1)
+    (table,) = started(tournament).tables.all()
+    long_ago = timezone.now() - timedelta(minutes=1)
+    Match.objects.filter(pk=table.match_id).update(
+        status=Match.Status.FINISHED, result=FRENCH_RESULT.to_json(), finished_at=long_ago
+    )
+
+    assert tasks.sweep_unscored_tables() == 1
+    assert tasks.sweep_unscored_tables() == 0
+
+    assert len(lines_of(table)) == 8
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
