@@ -102,6 +102,7 @@ OPTION_NAMES = (
     "powers",
     "max_draw",
     "last_card_penalty",
+    "finish_unannounced_in_one_turn",
     "finish_on_power",
     "play_until",
     "blunder_penalty",
@@ -313,6 +314,9 @@ def _normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
         "draw_rule": _check_choice("draw_rule", o["draw_rule"], DRAW_RULES),
         "may_draw_voluntarily": _check_bool("may_draw_voluntarily", o["may_draw_voluntarily"]),
         "multi_card": _check_choice("multi_card", o["multi_card"], MULTI_CARD),
+        "finish_unannounced_in_one_turn": _check_bool(
+            "finish_unannounced_in_one_turn", o["finish_unannounced_in_one_turn"]
+        ),
         "finish_on_power": _check_bool("finish_on_power", o["finish_on_power"]),
         "play_until": _check_choice("play_until", o["play_until"], PLAY_UNTIL),
         "blunder_penalty": _check_int("blunder_penalty", o["blunder_penalty"], 0, 10),
@@ -424,6 +428,7 @@ class Rules:
 
     __slots__ = (
         "anywhere",
+        "bars_unannounced_in_turn",
         "blunder_penalty",
         "counter_clockwise",
         "deck",
@@ -490,6 +495,12 @@ class Rules:
             self.penalty_kind, self.penalty_draw = "skip_and_draw", 1
         else:
             self.penalty_kind, self.penalty_draw = "none", 0
+        # Going out requires having announced (docs/rules.md §2 Last card), so a play that leaves
+        # one card unannounced bars that card for the rest of the turn — unless the ruleset lets a
+        # player go out with several cards in one turn unannounced (J28, docs/rules.md §3).
+        self.bars_unannounced_in_turn = (
+            self.penalty_kind != "none" and not o["finish_unannounced_in_one_turn"]
+        )
         self.finish_on_power = o["finish_on_power"]
         self.one_left = o["play_until"] == "one_left"
         self.blunder_penalty = o["blunder_penalty"]
@@ -545,6 +556,7 @@ BASE_OPTIONS: dict[str, Any] = {
     "powers": {},
     "max_draw": None,
     "last_card_penalty": "draw_2",
+    "finish_unannounced_in_one_turn": False,
     "finish_on_power": True,
     "play_until": "first_out",
     "blunder_penalty": 0,
@@ -665,6 +677,7 @@ RULESETS: dict[str, RuleSet] = {
             multi_card="same_rank_and_runs",
             finish_on_power=False,
             last_card_penalty="no_finish",
+            finish_unannounced_in_one_turn=True,
             powers={
                 "J": {"anywhere": True, "names_suit": True, "then": "suit"},
                 "2": _TWO_STACKS,

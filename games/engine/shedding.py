@@ -243,7 +243,9 @@ class SheddingGame:
         self.turn_skip = 0  # skips to apply to the next player at the end of the turn
         self.turn_drew = 0
         self.turn_forced = False  # the turn's draw was the only legal action
-        self.barred = False  # no_finish: the un-announced last card may not be played this turn
+        # The un-announced last card may not be played this turn: no_finish, from the turn's start;
+        # in a turn that left it, unless the ruleset lets a set or run go out unannounced.
+        self.barred = False
         self._legal: list[ActionTuple] | None = None
 
     # ------------------------------------------------------------------ protocol properties
@@ -568,6 +570,8 @@ class SheddingGame:
         if announce:
             self.announced[seat] = True
             events.append(Event("announce", seat, {"cards_left": 1}))
+        elif len(hand) == 1 and rules.bars_unannounced_in_turn and not self.announced[seat]:
+            self.barred = True  # going out needs an announcement first (docs/rules.md §2, §3)
         if rules.runs and not covering and previous >= 0 and self.run_dir == 0:
             step = RANK_OF[card_id] - RANK_OF[previous]
             if step in (1, -1) and SUIT_OF[card_id] == SUIT_OF[previous] >= 0:
@@ -1107,10 +1111,11 @@ class SheddingGame:
             # Only a drawn card that may be played puts end_turn among a turn's first moves.
             game.drawn = next(_CARD_IDS[m["card"]] for m in moves if m["action"] == "play")
         game.barred = (
-            rules.penalty_kind == "no_finish"
-            and game.played == 0
-            and len(game.hands[seat]) == 1
+            len(game.hands[seat]) == 1
             and not game.announced[seat]
+            and (
+                rules.bars_unannounced_in_turn if game.played else rules.penalty_kind == "no_finish"
+            )
         )
         return game
 
@@ -1202,7 +1207,9 @@ class SheddingGame:
         """Rebuild a game from :meth:`to_dict`; raises ValueError for an unknown format."""
         if data.get("format") != FORMAT or data.get("game") != cls.game:
             raise ValueError(f"not a format-{FORMAT} shedding game")
-        ruleset = find_ruleset(data["ruleset"]).with_all_options(data["options"])
+        preset = find_ruleset(data["ruleset"])
+        # A state saved before an option existed takes the preset's value for it.
+        ruleset = preset.with_all_options({**preset.options, **data["options"]})
         rules = ruleset.compile(data["players"])
         game = cls(rules)
         game.hands = [[parse_card(c) for c in hand] for hand in data["hands"]]

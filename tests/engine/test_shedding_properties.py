@@ -47,6 +47,7 @@ def house_rules(draw: st.DrawFn, must_not_be_lower: bool = False) -> dict[str, A
             ["none", "draw_1", "draw_2", "no_finish", "no_finish_draw_2", "skip_and_draw_1"]
         ),
         "finish_on_power": st.booleans(),
+        "finish_unannounced_in_one_turn": st.booleans(),
         "play_until": st.sampled_from(["first_out", "one_left"]),
         "blunder_penalty": st.integers(0, 2),
         "two_player_reverse": st.sampled_from(["skip", "reverse"]),
