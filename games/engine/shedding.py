@@ -870,25 +870,13 @@ class SheddingGame:
             over = self.deal_number >= self.deals
         self.phase = _OVER if over else _NEEDS_DEAL
         if over:
-            events.append(Event("match_end", None, self.result() or {}))
-
-    def result(self) -> dict[str, Any] | None:
-        """Once the match is over: totals, ranking (best first), winner and every deal's summary."""
-        if self.phase != _OVER:
-            return None
-        ranking = match_ranking(self.scores, self.deals_won)
-        return {
-            "scores": list(self.scores),
-            "deals_won": list(self.deals_won),
-            "ranking": ranking,
-            "winner": ranking[0],
-            "deals": [dict(summary) for summary in self.history],
-        }
+            events.append(Event("match_end", None, self._match_outcome().to_json()))
 
     def outcome(self) -> Outcome | None:
         """Once the match is over: every deal's points, winner and placings, the totals, the ranking."""
-        if self.phase != _OVER:
-            return None
+        return self._match_outcome() if self.phase == _OVER else None
+
+    def _match_outcome(self) -> Outcome:
         teams = solo_teams(self.rules.players)
         return Outcome(
             hands=tuple(
@@ -1011,7 +999,7 @@ class SheddingGame:
             },
             "finish_order": list(self.finish_order),
             "last_deal": dict(self.history[-1]) if self.history else None,
-            "result": self.result(),
+            "result": self._match_outcome().to_json() if self.phase == _OVER else None,
         }
 
     # ------------------------------------------------------------------ determinisation (search)

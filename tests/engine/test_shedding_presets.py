@@ -482,7 +482,7 @@ def test_j28_cannot_finish_on_jack_two_or_eight_but_may_on_a_set() -> None:
     game = layout_game("jacks-twos-eights", [["5C", "5D", "5H"], ["6D", "7D"]], "9C", STOCK)
     play(game, p("5C"), p("5D"), p("5H"))
     assert game.is_over
-    assert game.result()["winner"] == 0
+    assert game.outcome().winner == 0
 
 
 # ------------------------------------------------------------------ take-two

@@ -187,13 +187,13 @@ def test_random_play_ends_and_conserves_cards(setup: tuple[SheddingGame, random.
     game, rng = setup
     play_out(game, rng, prefer_play=0.8)
     assert game.is_over, "random play did not end"
-    result = game.result()
-    assert result is not None
-    assert len(result["deals"]) == game.deals
-    for summary in result["deals"]:
-        assert sorted(summary["placings"]) == list(range(game.players))
-        assert summary["placings"][0] == summary["winner"]
-    assert sum(result["scores"]) == sum(d["points"][d["winner"]] for d in result["deals"])
+    outcome = game.outcome()
+    assert outcome is not None
+    assert len(outcome.hands) == game.deals
+    for deal in outcome.hands:
+        assert sorted(deal.placings) == list(range(game.players))
+        assert deal.placings[0] == deal.winner
+    assert sum(outcome.totals) == sum(sum(deal.points) for deal in outcome.hands)
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
