@@ -154,6 +154,68 @@ def parse_action(action: Any) -> ActionTuple:
     raise InvalidAction(f"unknown action {name!r}; actions are play, draw and end_turn")
 
 
+# ---------------------------------------------------------------------- the public history
+
+# What the whole table has seen of the current deal, oldest first, as the view's "history" (and as
+# tuples inside the state). Only what every player at the table sees — never a drawn card:
+#   {"type": "starter", "card": "9C"}                   the card turned up to start the pile
+#   {"type": "play", "seat": 0, "card": "JC", "suit": "H", "announce": "last_card"}
+#                                                        a card played face up ("suit" when it
+#                                                        named one, "announce" when announced)
+#   {"type": "draw", "seat": 1, "count": 2, "reason": "pick_up"}
+#       reason "draw": by the draw rule (where voluntary draws are not allowed, the seat could not
+#       play); "pick_up": a pending pick-up taken; "last_card", "cover", "blunder": penalties
+#   {"type": "end_turn", "seat": 1}                     the seat ended its turn itself
+#   {"type": "skip", "seat": 2, "turns": 1}             the seat misses turns
+#   {"type": "reshuffle", "count": 30}                  the pile under the top card became the stock
+LogEntry = tuple[Any, ...]
+
+
+def history_entry(entry: LogEntry) -> dict[str, Any]:
+    """The view's form of one entry of the public log."""
+    kind = entry[0]
+    if kind == "play":
+        _, seat, card_id, suit, announce = entry
+        out: dict[str, Any] = {"type": kind, "seat": seat, "card": CARD_CODES[card_id]}
+        if suit >= 0:
+            out["suit"] = SUITS[suit]
+        if announce:
+            out["announce"] = "last_card"
+        return out
+    if kind == "draw":
+        return {"type": kind, "seat": entry[1], "count": entry[2], "reason": entry[3]}
+    if kind == "end_turn":
+        return {"type": kind, "seat": entry[1]}
+    if kind == "skip":
+        return {"type": kind, "seat": entry[1], "turns": entry[2]}
+    if kind == "reshuffle":
+        return {"type": kind, "count": entry[1]}
+    return {"type": kind, "card": CARD_CODES[entry[1]]}  # starter
+
+
+def log_entry(item: Mapping[str, Any]) -> LogEntry:
+    """The public log's form of one entry of a view's history (the inverse of history_entry)."""
+    kind = item["type"]
+    if kind == "play":
+        suit = item.get("suit")
+        return (
+            kind,
+            item["seat"],
+            _CARD_IDS[item["card"]],
+            -1 if suit is None else _SUIT_IDS[suit],
+            "announce" in item,
+        )
+    if kind == "draw":
+        return (kind, item["seat"], item["count"], item["reason"])
+    if kind == "end_turn":
+        return (kind, item["seat"])
+    if kind == "skip":
+        return (kind, item["seat"], item["turns"])
+    if kind == "reshuffle":
+        return (kind, item["count"])
+    return (kind, _CARD_IDS[item["card"]])
+
+
 class SheddingGame:
     """A match of shedding Switch: one or more deals. Implements ``protocol.GameState``."""
 
@@ -186,6 +248,7 @@ class SheddingGame:
         "pending_skip_card",
         "phase",
         "played",
+        "public_log",
         "rng",
         "rules",
         "run_dir",
@@ -210,7 +273,10 @@ class SheddingGame:
         self.deal_number = 0
         self.scores = [0] * n
         self.deals_won = [0] * n
-        self.history: list[dict[str, Any]] = []
+        self.history: list[dict[str, Any]] = []  # one summary per finished deal
+        self.public_log: list[
+            LogEntry
+        ] = []  # what the whole table saw of this deal (view "history")
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.stock: list[int] = []  # the top card is the last item
         self.discard: list[int] = []  # the top card is the last item
@@ -306,6 +372,7 @@ class SheddingGame:
         self.hands = hands
         self.stock = stock
         self.discard = [starter]
+        self.public_log = [("starter", starter)]
         self.active_suit = SUIT_OF[starter]
         self.direction = -1 if rules.counter_clockwise else 1
         self.current = first
@@ -567,6 +634,7 @@ class SheddingGame:
         if announce:
             data["announce"] = "last_card"
         events.append(Event("play", seat, data))
+        self.public_log.append(("play", seat, card_id, suit, announce))
         if announce:
             self.announced[seat] = True
             events.append(Event("announce", seat, {"cards_left": 1}))
@@ -680,6 +748,7 @@ class SheddingGame:
             if seat == self.current:
                 self.barred = False
         self.turn_drew += len(drawn)
+        self.public_log.append(("draw", seat, len(drawn), reason))
         events.append(
             Event("draw", seat, {"count": len(drawn), "reason": reason}, {"cards": codes(drawn)})
         )
@@ -694,6 +763,7 @@ class SheddingGame:
         del self.discard[:-1]
         self.rng.shuffle(self.stock)
         events.append(Event("reshuffle", None, {"count": len(self.stock)}))
+        self.public_log.append(("reshuffle", len(self.stock)))
 
     def _draw_action(self, events: list[Event]) -> None:
         rules = self.rules
@@ -741,10 +811,12 @@ class SheddingGame:
     def _end_action(self, events: list[Event]) -> None:
         seat = self.current
         events.append(Event("end_turn", seat))  # logged so that the event log replays every action
+        self.public_log.append(("end_turn", seat))
         if self.played == 0 and self.pending_skip and self.drawn < 0:
             # Accepting a chained skip: this turn is the first one missed.
             self.skips_owed[seat] += self.pending_skip - 1
             events.append(Event("skip", seat, {"turns": self.pending_skip}))
+            self.public_log.append(("skip", seat, self.pending_skip))
             self.pending_skip = 0
             self.pending_skip_card = -1
         self._end_turn(events)
@@ -769,6 +841,7 @@ class SheddingGame:
         while skips_owed[nxt]:
             skips_owed[nxt] -= 1
             events.append(Event("skip", nxt, {"turns": 1}))
+            self.public_log.append(("skip", nxt, 1))
             nxt = self._next_seat(nxt)
         self.current = nxt
         self._start_turn()
@@ -998,6 +1071,7 @@ class SheddingGame:
                 "drew": self.turn_drew,
             },
             "finish_order": list(self.finish_order),
+            "history": [history_entry(entry) for entry in self.public_log],
             "last_deal": dict(self.history[-1]) if self.history else None,
             "result": self._match_outcome().to_json() if self.phase == _OVER else None,
         }
@@ -1059,6 +1133,7 @@ class SheddingGame:
         game.out = [info["finished"] is not None for info in seats]
         game.active = n - sum(game.out)
         game.finish_order = list(view["finish_order"])
+        game.public_log = [log_entry(item) for item in view["history"]]
         game.first_out_points = 0 if game.finish_order else None
         game.rng = DealRng(seed)
         power = rules.power
@@ -1133,6 +1208,7 @@ class SheddingGame:
         other.scores = list(self.scores)
         other.deals_won = list(self.deals_won)
         other.history = list(self.history)  # summaries are never mutated
+        other.public_log = list(self.public_log)  # entries are tuples
         other.skips_owed = list(self.skips_owed)
         other.announced = list(self.announced)
         other.out = list(self.out)
@@ -1182,6 +1258,7 @@ class SheddingGame:
             "stock": codes(self.stock),
             "discard": codes(self.discard),
             "history": [dict(summary) for summary in self.history],
+            "public_log": [list(entry) for entry in self.public_log],
             "rng": self.rng.to_dict() if self.rng is not None else None,
         }
         for name in self._SCALARS:
@@ -1204,6 +1281,8 @@ class SheddingGame:
         game.stock = [parse_card(c) for c in data["stock"]]
         game.discard = [parse_card(c) for c in data["discard"]]
         game.history = [dict(summary) for summary in data["history"]]
+        # States saved before the log existed have none: their view's history starts empty.
+        game.public_log = [tuple(entry) for entry in data.get("public_log", [])]
         game.rng = DealRng.from_dict(data["rng"]) if data["rng"] is not None else None
         for name in cls._SCALARS:
             setattr(game, name, data[name])
