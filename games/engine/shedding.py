@@ -12,7 +12,7 @@ Decisions where RULES.md is silent are in ``docs/rules-shedding.md``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Mapping, Set
 from typing import Any, Self
 
 from games.engine.cards import (
@@ -169,6 +169,10 @@ def parse_action(action: Any) -> ActionTuple:
 #   {"type": "skip", "seat": 2, "turns": 1}             the seat misses turns
 #   {"type": "reshuffle", "count": 30}                  the pile under the top card became the stock
 LogEntry = tuple[Any, ...]
+
+
+def _card_or_none(code: str | None) -> int:
+    return -1 if code is None else _CARD_IDS[code]
 
 
 def history_entry(entry: LogEntry) -> dict[str, Any]:
@@ -1045,7 +1049,15 @@ class SheddingGame:
             "direction": self.direction,
             "top_card": CARD_CODES[self.discard[-1]] if self.discard else None,
             "active_suit": SUITS[self.active_suit] if self.active_suit >= 0 else None,
-            "pending": {"draw": self.pending_draw, "skip": self.pending_skip},
+            # The cards whose powers the pending pick-up and skip answer to decide what answers them.
+            "pending": {
+                "draw": self.pending_draw,
+                "skip": self.pending_skip,
+                "draw_card": CARD_CODES[self.pending_card] if self.pending_card >= 0 else None,
+                "skip_card": (
+                    CARD_CODES[self.pending_skip_card] if self.pending_skip_card >= 0 else None
+                ),
+            },
             "stock_count": len(self.stock),
             "discard_count": len(self.discard),
             # Public: every card in it was played face up (or turned as the starter) at this table.
@@ -1061,7 +1073,16 @@ class SheddingGame:
                 }
                 for s in range(n)
             ],
-            "you": None if seat is None else {"seat": seat, "hand": codes(self.hands[seat])},
+            "you": None
+            if seat is None
+            else {
+                "seat": seat,
+                "hand": codes(self.hands[seat]),
+                # A card just drawn that may be played now (one_then_play, until_playable).
+                "drawn": CARD_CODES[self.drawn]
+                if self.drawn >= 0 and seat == self.current
+                else None,
+            },
             "legal_moves": self.legal_actions() if playing and seat == self.current else [],
             "turn": {
                 "played": self.played,
@@ -1069,6 +1090,10 @@ class SheddingGame:
                 "must_cover": self.must_cover,
                 "suit_mode": SUITS[self.suit_mode] if self.suit_mode >= 0 else None,
                 "drew": self.turn_drew,
+                "run": self.run_dir,  # a run's direction once it has one: 1 up, -1 down
+                "again": self.again,  # "play again": the next card only has to match
+                "skips": self.turn_skip,  # turns the next player will miss when this turn ends
+                "last_card_barred": self.barred,  # unannounced: the last card may not go now
             },
             "finish_order": list(self.finish_order),
             "history": [history_entry(entry) for entry in self.public_log],
@@ -1092,9 +1117,8 @@ class SheddingGame:
         For search over hidden information (ISMCTS): a bot samples the cards it cannot see and
         plays on from here. ``view`` is the view of the seat to move; ``hands`` holds one list of
         card ids per seat (that seat's own as in the view, the others of the viewed sizes) and
-        ``stock`` the stock, top card last. Everything else comes from the view: the discard pile,
-        the pending pick-up or skip (their cards are the latest of the pile with that power), and
-        the turn so far (its cards are the top ``turn.played`` of the pile). The game holds this
+        ``stock`` the stock, top card last. Everything else is copied from the view: the discard
+        pile, the pending pick-up or skip, the turn so far, the public history. The game holds this
         deal only — it is the last of the match, so a play-out ends with it — and reshuffles with
         a fresh ``DealRng(seed)``. What a view cannot say is reset: the blocked-deal counter, the
         points of a player already out in ``one_left``, past deals. Raises ValueError when the
@@ -1136,64 +1160,23 @@ class SheddingGame:
         game.public_log = [log_entry(item) for item in view["history"]]
         game.first_out_points = 0 if game.finish_order else None
         game.rng = DealRng(seed)
-        power = rules.power
-        game.pending_draw = view["pending"]["draw"]
-        game.pending_skip = view["pending"]["skip"]
-        if game.pending_draw:
-            game.pending_card = game._latest_in_discard(lambda p: p.draw > 0)
-        if game.pending_skip:
-            game.pending_skip_card = game._latest_in_discard(lambda p: bool(p.skip_chain))
+        pending = view["pending"]
+        game.pending_draw = pending["draw"]
+        game.pending_skip = pending["skip"]
+        game.pending_card = _card_or_none(pending["draw_card"])
+        game.pending_skip_card = _card_or_none(pending["skip_card"])
         turn = view["turn"]
         game.played = turn["played"]
-        game.turn_drew = turn["drew"]
+        game.last = _card_or_none(turn["last_card"])
         game.must_cover = turn["must_cover"]
         game.suit_mode = _SUIT_IDS[turn["suit_mode"]] if turn["suit_mode"] else -1
-        turn_cards = discard[len(discard) - game.played :] if game.played else []
-        for previous, card_id in zip([-1, *turn_cards], turn_cards, strict=False):
-            p = power[card_id]
-            before = power[previous] if previous >= 0 else None
-            covering = before is not None and before.then == "cover"
-            if rules.runs and not covering and previous >= 0 and game.run_dir == 0:
-                step = RANK_OF[card_id] - RANK_OF[previous]
-                if step in (1, -1) and SUIT_OF[card_id] == SUIT_OF[previous] >= 0:
-                    game.run_dir = step
-            if p is not None and p.skip and not p.skip_chain:
-                game.turn_skip += p.skip
-            if p is not None and p.reverse and game.active == 2 and rules.two_player_reverse_skips:
-                game.turn_skip += 1
-        if turn_cards:
-            game.last = turn_cards[-1]
-            last_power = power[game.last]
-            game.again = last_power is not None and last_power.then == "again"
-        moves = view["legal_moves"]
-        if (
-            game.played == 0
-            and not (game.pending_draw or game.pending_skip or game.must_cover)
-            and {"action": "end_turn"} in moves
-        ):
-            # Only a drawn card that may be played puts end_turn among a turn's first moves.
-            game.drawn = next(_CARD_IDS[m["card"]] for m in moves if m["action"] == "play")
-        game.barred = (
-            len(game.hands[seat]) == 1
-            and not game.announced[seat]
-            and (
-                rules.bars_unannounced_in_turn if game.played else rules.penalty_kind == "no_finish"
-            )
-        )
+        game.turn_drew = turn["drew"]
+        game.run_dir = turn["run"]
+        game.again = turn["again"]
+        game.turn_skip = turn["skips"]
+        game.barred = turn["last_card_barred"]
+        game.drawn = _card_or_none(view["you"]["drawn"])
         return game
-
-    def _latest_in_discard(self, has_power: Callable[[Power], bool]) -> int:
-        """The card highest in the discard pile whose power passes ``has_power``.
-
-        Only a blunder's reshuffle can take that card out of the pile; then any card of the deck
-        with such a power stands in for it, so that the rebuilt game still has a chain to answer.
-        """
-        power = self.rules.power
-        for card_id in (*reversed(self.discard), *self.rules.deck):
-            p = power[card_id]
-            if p is not None and has_power(p):
-                return card_id
-        raise ValueError("no card of this ruleset has the power the view says is pending")
 
     # ------------------------------------------------------------------ copying and persistence
 

@@ -19,7 +19,9 @@ def p(card: str, **extra: str) -> dict[str, str]:
 
 
 def pending(game: object) -> dict[str, int]:
-    return game.view(None)["pending"]  # type: ignore[attr-defined,no-any-return]
+    """The pending pick-up and skip (without the cards they answer to)."""
+    seen = game.view(None)["pending"]  # type: ignore[attr-defined]
+    return {"draw": seen["draw"], "skip": seen["skip"]}
 
 
 # ------------------------------------------------------------------ switch

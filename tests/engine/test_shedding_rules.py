@@ -61,7 +61,7 @@ def test_starter_power_allowed_has_no_effect() -> None:
     """RULES.md §2 Starter / §3 jack-change-it: a power starter sets the suit and nothing else."""
     game = layout_game("jack-change-it", [["3C", "9D", "KH"], ["4C", "5C"]], "2D")
     view = game.view(0)
-    assert view["pending"] == {"draw": 0, "skip": 0}
+    assert view["pending"] == {"draw": 0, "skip": 0, "draw_card": None, "skip_card": None}
     assert view["active_suit"] == "D"
     assert view["legal_moves"] == [p("9D")]
 
