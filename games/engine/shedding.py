@@ -156,8 +156,8 @@ def parse_action(action: Any) -> ActionTuple:
 
 # ---------------------------------------------------------------------- the public history
 
-# What the whole table has seen of the current deal, oldest first, as the view's "history" (and as
-# tuples inside the state). Only what every player at the table sees — never a drawn card:
+# What the whole table has seen of the current deal, oldest first: the view's "history". Only what
+# every player at the table sees — never a drawn card:
 #   {"type": "starter", "card": "9C"}                   the card turned up to start the pile
 #   {"type": "play", "seat": 0, "card": "JC", "suit": "H", "announce": "last_card"}
 #                                                        a card played face up ("suit" when it
@@ -168,56 +168,89 @@ def parse_action(action: Any) -> ActionTuple:
 #   {"type": "end_turn", "seat": 1}                     the seat ended its turn itself
 #   {"type": "skip", "seat": 2, "turns": 1}             the seat misses turns
 #   {"type": "reshuffle", "count": 30}                  the pile under the top card became the stock
-LogEntry = tuple[Any, ...]
+# Inside the state (and its saved form) each entry is one int, cheap to append, copy and store:
+# bits 0–2 the type, 3–6 the seat, 7 and up the details (see the log_* functions).
+_LOG_TYPES = ("starter", "play", "draw", "end_turn", "skip", "reshuffle")
+_STARTER, _PLAYED, _DREW, _ENDED, _SKIPPED, _RESHUFFLED = range(len(_LOG_TYPES))
+DRAW_REASONS = ("draw", "pick_up", "last_card", "cover", "blunder")
+_REASON_INDEX = {reason: index for index, reason in enumerate(DRAW_REASONS)}
 
 
-def _card_or_none(code: str | None) -> int:
-    return -1 if code is None else _CARD_IDS[code]
+def log_starter(card_id: int) -> int:
+    return _STARTER | card_id << 7
 
 
-def history_entry(entry: LogEntry) -> dict[str, Any]:
+def log_play(seat: int, card_id: int, suit: int, announce: bool) -> int:
+    return _PLAYED | seat << 3 | (card_id | (suit + 1) << 6 | announce << 9) << 7
+
+
+def log_draw(seat: int, count: int, reason: str) -> int:
+    return _DREW | seat << 3 | (_REASON_INDEX[reason] | count << 3) << 7
+
+
+def log_end_turn(seat: int) -> int:
+    return _ENDED | seat << 3
+
+
+def log_skip(seat: int, turns: int) -> int:
+    return _SKIPPED | seat << 3 | turns << 7
+
+
+def log_reshuffle(count: int) -> int:
+    return _RESHUFFLED | count << 7
+
+
+def history_entry(entry: int) -> dict[str, Any]:
     """The view's form of one entry of the public log."""
-    kind = entry[0]
-    if kind == "play":
-        _, seat, card_id, suit, announce = entry
-        out: dict[str, Any] = {"type": kind, "seat": seat, "card": CARD_CODES[card_id]}
-        if suit >= 0:
-            out["suit"] = SUITS[suit]
-        if announce:
+    kind, seat, details = entry & 7, entry >> 3 & 15, entry >> 7
+    name = _LOG_TYPES[kind]
+    if kind == _PLAYED:
+        out: dict[str, Any] = {"type": name, "seat": seat, "card": CARD_CODES[details & 63]}
+        if details >> 6 & 7:
+            out["suit"] = SUITS[(details >> 6 & 7) - 1]
+        if details >> 9:
             out["announce"] = "last_card"
         return out
-    if kind == "draw":
-        return {"type": kind, "seat": entry[1], "count": entry[2], "reason": entry[3]}
-    if kind == "end_turn":
-        return {"type": kind, "seat": entry[1]}
-    if kind == "skip":
-        return {"type": kind, "seat": entry[1], "turns": entry[2]}
-    if kind == "reshuffle":
-        return {"type": kind, "count": entry[1]}
-    return {"type": kind, "card": CARD_CODES[entry[1]]}  # starter
+    if kind == _DREW:
+        return {
+            "type": name,
+            "seat": seat,
+            "count": details >> 3,
+            "reason": DRAW_REASONS[details & 7],
+        }
+    if kind == _ENDED:
+        return {"type": name, "seat": seat}
+    if kind == _SKIPPED:
+        return {"type": name, "seat": seat, "turns": details}
+    if kind == _RESHUFFLED:
+        return {"type": name, "count": details}
+    return {"type": name, "card": CARD_CODES[details]}
 
 
-def log_entry(item: Mapping[str, Any]) -> LogEntry:
+def log_entry(item: Mapping[str, Any]) -> int:
     """The public log's form of one entry of a view's history (the inverse of history_entry)."""
     kind = item["type"]
     if kind == "play":
         suit = item.get("suit")
-        return (
-            kind,
+        return log_play(
             item["seat"],
             _CARD_IDS[item["card"]],
             -1 if suit is None else _SUIT_IDS[suit],
             "announce" in item,
         )
     if kind == "draw":
-        return (kind, item["seat"], item["count"], item["reason"])
+        return log_draw(item["seat"], item["count"], item["reason"])
     if kind == "end_turn":
-        return (kind, item["seat"])
+        return log_end_turn(item["seat"])
     if kind == "skip":
-        return (kind, item["seat"], item["turns"])
+        return log_skip(item["seat"], item["turns"])
     if kind == "reshuffle":
-        return (kind, item["count"])
-    return (kind, _CARD_IDS[item["card"]])
+        return log_reshuffle(item["count"])
+    return log_starter(_CARD_IDS[item["card"]])
+
+
+def _card_or_none(code: str | None) -> int:
+    return -1 if code is None else _CARD_IDS[code]
 
 
 class SheddingGame:
@@ -278,9 +311,8 @@ class SheddingGame:
         self.scores = [0] * n
         self.deals_won = [0] * n
         self.history: list[dict[str, Any]] = []  # one summary per finished deal
-        self.public_log: list[
-            LogEntry
-        ] = []  # what the whole table saw of this deal (view "history")
+        # What the whole table saw of this deal (the view's "history"): see log_play and others.
+        self.public_log: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.stock: list[int] = []  # the top card is the last item
         self.discard: list[int] = []  # the top card is the last item
@@ -376,7 +408,7 @@ class SheddingGame:
         self.hands = hands
         self.stock = stock
         self.discard = [starter]
-        self.public_log = [("starter", starter)]
+        self.public_log = [log_starter(starter)]
         self.active_suit = SUIT_OF[starter]
         self.direction = -1 if rules.counter_clockwise else 1
         self.current = first
@@ -638,7 +670,7 @@ class SheddingGame:
         if announce:
             data["announce"] = "last_card"
         events.append(Event("play", seat, data))
-        self.public_log.append(("play", seat, card_id, suit, announce))
+        self.public_log.append(log_play(seat, card_id, suit, announce))
         if announce:
             self.announced[seat] = True
             events.append(Event("announce", seat, {"cards_left": 1}))
@@ -752,7 +784,7 @@ class SheddingGame:
             if seat == self.current:
                 self.barred = False
         self.turn_drew += len(drawn)
-        self.public_log.append(("draw", seat, len(drawn), reason))
+        self.public_log.append(log_draw(seat, len(drawn), reason))
         events.append(
             Event("draw", seat, {"count": len(drawn), "reason": reason}, {"cards": codes(drawn)})
         )
@@ -767,7 +799,7 @@ class SheddingGame:
         del self.discard[:-1]
         self.rng.shuffle(self.stock)
         events.append(Event("reshuffle", None, {"count": len(self.stock)}))
-        self.public_log.append(("reshuffle", len(self.stock)))
+        self.public_log.append(log_reshuffle(len(self.stock)))
 
     def _draw_action(self, events: list[Event]) -> None:
         rules = self.rules
@@ -815,12 +847,12 @@ class SheddingGame:
     def _end_action(self, events: list[Event]) -> None:
         seat = self.current
         events.append(Event("end_turn", seat))  # logged so that the event log replays every action
-        self.public_log.append(("end_turn", seat))
+        self.public_log.append(log_end_turn(seat))
         if self.played == 0 and self.pending_skip and self.drawn < 0:
             # Accepting a chained skip: this turn is the first one missed.
             self.skips_owed[seat] += self.pending_skip - 1
             events.append(Event("skip", seat, {"turns": self.pending_skip}))
-            self.public_log.append(("skip", seat, self.pending_skip))
+            self.public_log.append(log_skip(seat, self.pending_skip))
             self.pending_skip = 0
             self.pending_skip_card = -1
         self._end_turn(events)
@@ -845,7 +877,7 @@ class SheddingGame:
         while skips_owed[nxt]:
             skips_owed[nxt] -= 1
             events.append(Event("skip", nxt, {"turns": 1}))
-            self.public_log.append(("skip", nxt, 1))
+            self.public_log.append(log_skip(nxt, 1))
             nxt = self._next_seat(nxt)
         self.current = nxt
         self._start_turn()
@@ -1191,7 +1223,7 @@ class SheddingGame:
         other.scores = list(self.scores)
         other.deals_won = list(self.deals_won)
         other.history = list(self.history)  # summaries are never mutated
-        other.public_log = list(self.public_log)  # entries are tuples
+        other.public_log = list(self.public_log)
         other.skips_owed = list(self.skips_owed)
         other.announced = list(self.announced)
         other.out = list(self.out)
@@ -1241,7 +1273,7 @@ class SheddingGame:
             "stock": codes(self.stock),
             "discard": codes(self.discard),
             "history": [dict(summary) for summary in self.history],
-            "public_log": [list(entry) for entry in self.public_log],
+            "public_log": list(self.public_log),
             "rng": self.rng.to_dict() if self.rng is not None else None,
         }
         for name in self._SCALARS:
@@ -1265,7 +1297,7 @@ class SheddingGame:
         game.discard = [parse_card(c) for c in data["discard"]]
         game.history = [dict(summary) for summary in data["history"]]
         # States saved before the log existed have none: their view's history starts empty.
-        game.public_log = [tuple(entry) for entry in data.get("public_log", [])]
+        game.public_log = list(data.get("public_log", ()))
         game.rng = DealRng.from_dict(data["rng"]) if data["rng"] is not None else None
         for name in cls._SCALARS:
             setattr(game, name, data[name])
