@@ -10,7 +10,8 @@ Plays seeded random matches of every preset and of several house-rule variants, 
   spectator and each seat see it;
 * ``illegal``: for a few actions that are not legal in each position, the ``IllegalMove`` reason
   (or, with ``blunder_penalty``, the events of the blunder), tried on a copy;
-* ``views``: every seat's view and the spectator's, after every action;
+* ``views``: the spectator's and the mover's view after every action, every seat's every tenth
+  action and at the ends of deals;
 * ``persistence``: ``to_dict()`` every few actions, checked to survive ``from_dict`` and ``copy()``
   unchanged, and a copy that plays on must leave the original as it was;
 * ``outcome``: the match's ``outcome()`` at the end.
@@ -38,6 +39,7 @@ from games.engine.shedding import SheddingGame
 PLAYER_COUNTS = (2, 3, 4, 6)
 MAX_ACTIONS = 3000  # per match: uniformly random play with voluntary draws can run long
 PERSIST_EVERY = 4
+WHOLE_VIEWS_EVERY = 10
 SECTIONS = ("legal", "events", "illegal", "views", "persistence", "outcome")
 
 # (ruleset, house rules, deals): variants that exercise options no preset uses together.
@@ -132,6 +134,19 @@ def _check_persistence(game: SheddingGame, digest: Digest, rng: random.Random) -
         raise AssertionError("playing on a copy changed the original")
 
 
+def _hash_views(game: SheddingGame, digest: Digest, whole: bool) -> None:
+    """Every seat's view and the spectator's when ``whole``; else the spectator's and the mover's,
+    with the history cut to its length and newest entries (views grow with the deal: hashing all
+    of them after every action would make long deals quadratic)."""
+    viewers = [None, *range(game.players)] if whole else [None, game.to_move]
+    views = [game.view(seat) for seat in viewers]
+    if not whole:
+        for view in views:
+            history = view.get("history", [])  # (engines older than the history have none)
+            view["history"] = [len(history), history[-3:]]
+    digest.add("views", views)
+
+
 def play_match(
     name: str, options: dict[str, Any], deals: int, players: int, seed: int, digest: Digest
 ) -> int:
@@ -157,7 +172,7 @@ def play_match(
         plays = [a for a in legal if a["action"] == "play"]
         choice = rng.choice(plays) if plays and rng.random() < prefer_play else rng.choice(legal)
         digest.events(game.apply(choice), players)
-        digest.add("views", [game.view(seat) for seat in [None, *range(players)]])
+        _hash_views(game, digest, whole=actions % WHOLE_VIEWS_EVERY == 0 or game.to_move is None)
         actions += 1
     _check_persistence(game, digest, random.Random(seed))
     outcome = game.outcome()
