@@ -283,6 +283,7 @@ def test_copy_is_independent(setup: tuple[SheddingGame, random.Random], stop: in
         {"action": "play", "card": 7},
         {"action": "play", "card": "1Z"},
         {"action": "play", "card": "7H", "suit": "Q"},
+        {"action": "play", "card": "7H", "suit": ["H"]},
         {"action": "play", "card": "7H", "announce": "uno"},
         {"action": "play", "card": "7H", "colour": "red"},
         {"action": "draw", "card": "7H"},

@@ -96,12 +96,15 @@ def parse_action(action: Any) -> ActionTuple:
         suit_text = action.get("suit")
         # Canonical codes (what legal_actions gives) take the dict look-ups; aliases parse.
         card_id = CARD_IDS.get(card_code)
-        suit = -1 if suit_text is None else SUIT_IDS.get(suit_text, -2)
+        if suit_text is None:
+            suit = -1
+        else:
+            suit = SUIT_IDS.get(suit_text, -2) if isinstance(suit_text, str) else -2
         try:
             if card_id is None:
                 card_id = parse_card(card_code)
             if suit == -2:
-                suit = parse_suit(suit_text)  # type: ignore[arg-type]
+                suit = parse_suit(suit_text)
         except InvalidCard as error:
             raise InvalidAction(str(error)) from None
         announce = action.get("announce")
