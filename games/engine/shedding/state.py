@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 from types import UnionType
 from typing import Annotated, Any, Self, Union, get_args, get_origin, get_type_hints
 
 from games.engine.cards import codes
 from games.engine.rng import DealRng
-from games.engine.rulesets import Rules, find_ruleset
+from games.engine.rulesets import Rules, saved_rules
 from games.engine.shedding.actions import CARD_IDS, ActionTuple
 
 FORMAT = 1
@@ -161,20 +162,18 @@ class DealState:
         """Rebuild a game from :meth:`to_dict`; raises ValueError for an unknown format."""
         if data.get("format") != FORMAT or data.get("game") != cls.game:
             raise ValueError(f"not a format-{FORMAT} shedding game")
-        preset = find_ruleset(data["ruleset"])
-        # A state saved before an option existed takes the preset's value for it.
-        ruleset = preset.with_all_options({**preset.options, **data["options"]})
         game = object.__new__(cls)
-        game.rules = ruleset.compile(data["players"])
+        game.rules = saved_rules(data["ruleset"], data["options"], data["players"])
         game.legal_cache = None
-        for name, codec in _SAVED:
-            if name in data:
-                saved = data[name]
-            elif codec.missing is not None:
-                saved = codec.missing
-            else:
-                raise ValueError(f"not a format-{FORMAT} shedding game: {name} is missing")
-            setattr(game, name, codec.load(saved))
+        try:
+            for name, value in zip(_SAVED_VALUES, _saved_values(data), strict=True):
+                setattr(game, name, value)
+            for name, codec in _SAVED_CONVERTED:
+                saved = data[name] if codec.missing is None else data.get(name, codec.missing)
+                setattr(game, name, codec.load(saved))
+        except KeyError as missing:
+            name = missing.args[0]
+            raise ValueError(f"not a format-{FORMAT} shedding game: {name} is missing") from None
         return game
 
 
@@ -203,3 +202,7 @@ _FIELDS: dict[str, Codec] = {
 _SHARED = tuple(name for name, codec in _FIELDS.items() if codec.copy is _same)
 _COPIED = tuple((name, codec.copy) for name, codec in _FIELDS.items() if codec.copy is not _same)
 _SAVED = tuple((name, codec) for name, codec in _FIELDS.items() if codec.saved)
+# Loading takes the plain values in one step: a game is loaded on every move and view.
+_SAVED_VALUES = tuple(name for name, codec in _SAVED if codec is VALUE)
+_saved_values = itemgetter(*_SAVED_VALUES)
+_SAVED_CONVERTED = tuple((name, codec) for name, codec in _SAVED if codec is not VALUE)
