@@ -4,10 +4,12 @@ The bot-strength and bot-latency benchmarks take longer or need PostgreSQL, Redi
 run them on their own (see the README).
 """
 
-from benchmarks import abbott_speed, shedding_speed
+from benchmarks import abbott_speed, load_speed, shedding_speed
 
 if __name__ == "__main__":
     for policy in ("plays", "uniform"):
         shedding_speed.main(["--policy", policy])
         print()
+    load_speed.main([])
+    print()
     abbott_speed.main()

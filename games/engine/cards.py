@@ -51,7 +51,7 @@ def card(rank: int, suit: int) -> int:
     return rank * 4 + suit
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: object) -> int:
     """Parse a card code, accepting lower case and ``10`` for ``T`` (``"10s"`` → the ten of spades)."""
     if not isinstance(text, str):
         raise InvalidCard(f"{text!r} is not a card code")
@@ -64,7 +64,7 @@ def parse_card(text: str) -> int:
         raise InvalidCard(f"{text!r} is not a card code") from None
 
 
-def parse_suit(text: str) -> int:
+def parse_suit(text: object) -> int:
     """Parse a suit letter (``C D H S``, either case)."""
     if isinstance(text, str) and len(text.strip()) == 1:
         index = SUITS.find(text.strip().upper())

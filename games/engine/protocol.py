@@ -206,9 +206,6 @@ class GameState(Protocol):
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may know (``None``: a spectator), JSON-ready."""
 
-    def result(self) -> dict[str, Any] | None:
-        """The match result once it is over (scores, placings), else ``None``."""
-
     def outcome(self) -> Outcome | None:
         """The game-independent outcome once the match is over, else ``None``."""
 

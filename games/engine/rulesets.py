@@ -102,6 +102,7 @@ OPTION_NAMES = (
     "powers",
     "max_draw",
     "last_card_penalty",
+    "finish_unannounced_in_one_turn",
     "finish_on_power",
     "play_until",
     "blunder_penalty",
@@ -313,6 +314,9 @@ def _normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
         "draw_rule": _check_choice("draw_rule", o["draw_rule"], DRAW_RULES),
         "may_draw_voluntarily": _check_bool("may_draw_voluntarily", o["may_draw_voluntarily"]),
         "multi_card": _check_choice("multi_card", o["multi_card"], MULTI_CARD),
+        "finish_unannounced_in_one_turn": _check_bool(
+            "finish_unannounced_in_one_turn", o["finish_unannounced_in_one_turn"]
+        ),
         "finish_on_power": _check_bool("finish_on_power", o["finish_on_power"]),
         "play_until": _check_choice("play_until", o["play_until"], PLAY_UNTIL),
         "blunder_penalty": _check_int("blunder_penalty", o["blunder_penalty"], 0, 10),
@@ -407,8 +411,18 @@ class RuleSet:
         )
 
     def compile(self, players: int) -> Rules:
-        """The rules for ``players`` seats; raises InvalidOptions when they cannot play this ruleset."""
-        return Rules(self, players)
+        """The rules for ``players`` seats; raises InvalidOptions when they cannot play this ruleset.
+
+        Compiled once per name, options and player count, and shared: :class:`Rules` is immutable.
+        """
+        compiled = _COMPILED.setdefault((self.name, players), [])
+        for rules in compiled:
+            if rules.ruleset.options == self.options:
+                return rules
+        rules = Rules.build(self, players)
+        compiled.insert(0, rules)
+        del compiled[_COMPILED_PER_KEY:]
+        return rules
 
 
 def _json_copy(value: Any) -> Any:
@@ -419,83 +433,78 @@ def _json_copy(value: Any) -> Any:
     return value
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class Rules:
-    """A ruleset compiled for a number of players: plain attributes and per-card tables for speed."""
+    """A ruleset compiled for a number of players: plain values and per-card tables for speed.
 
-    __slots__ = (
-        "anywhere",
-        "blunder_penalty",
-        "counter_clockwise",
-        "deck",
-        "decks",
-        "draw_rule",
-        "finish_on_power",
-        "hand_size",
-        "jokers",
-        "max_draw",
-        "may_draw_voluntarily",
-        "multi_card",
-        "must_not_be_lower",
-        "names_suit",
-        "one_left",
-        "penalty_draw",
-        "penalty_kind",
-        "playable_on",
-        "players",
-        "power",
-        "ruleset",
-        "runs",
-        "same_rank",
-        "starter_may_be_power",
-        "two_player_reverse_skips",
-    )
+    Immutable, and shared by every game of the same ruleset, options and player count
+    (:meth:`RuleSet.compile` compiles each once). Compared by identity.
+    """
 
-    def __init__(self, ruleset: RuleSet, players: int) -> None:
+    ruleset: RuleSet
+    players: int
+    decks: int
+    jokers: int
+    hand_size: int
+    deck: tuple[int, ...]
+    starter_may_be_power: bool
+    draw_rule: str
+    may_draw_voluntarily: bool
+    multi_card: str
+    same_rank: bool
+    runs: bool
+    max_draw: int  # 0: no cap
+    # penalty_kind: "none", "draw", "no_finish" or "skip_and_draw"; penalty_draw: its N (0 for a
+    # plain no_finish, whose barred player draws by the draw rule).
+    penalty_kind: str
+    penalty_draw: int
+    # Going out requires having announced (docs/rules.md §2 Last card), so a play that leaves one
+    # card unannounced bars that card for the rest of the turn — unless the ruleset lets a player
+    # go out with several cards in one turn unannounced (J28, docs/rules.md §3).
+    bars_unannounced_in_turn: bool
+    finish_on_power: bool
+    one_left: bool
+    blunder_penalty: int
+    two_player_reverse_skips: bool
+    must_not_be_lower: bool
+    counter_clockwise: bool
+    power: tuple[Power | None, ...]  # by card id
+    anywhere: frozenset[int]
+    names_suit: frozenset[int]
+    # The cards that may start a turn (docs/rules.md §2 Matching), as playable_on[top card's
+    # rank][active suit]; the last entry, so [-1], is for no active suit.
+    playable_on: tuple[tuple[frozenset[int], ...], ...]
+
+    @classmethod
+    def build(cls, ruleset: RuleSet, players: int) -> Rules:
+        """Compile ``ruleset`` for ``players`` seats; raises InvalidOptions when they cannot play it."""
         o = ruleset.options
         low, high = ruleset.players
         if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
             raise _fail(
                 "players", f"{ruleset.name} is for {low} to {high} players, not {players!r}"
             )
-        self.ruleset = ruleset
-        self.players = players
-        self.decks = value_for_players(o["decks"], players)
-        self.jokers = o["jokers"]
-        self.hand_size = value_for_players(o["hand_size"], players)
-        self.deck = tuple(make_deck(self.decks, self.jokers))
-        needed = players * self.hand_size + 1
-        if needed > len(self.deck):
+        decks = value_for_players(o["decks"], players)
+        hand_size = value_for_players(o["hand_size"], players)
+        deck = tuple(make_deck(decks, o["jokers"]))
+        needed = players * hand_size + 1
+        if needed > len(deck):
             raise _fail(
                 "hand_size",
-                f"{players} hands of {self.hand_size} and a starter need {needed} cards; "
-                f"the deck has {len(self.deck)}",
+                f"{players} hands of {hand_size} and a starter need {needed} cards; "
+                f"the deck has {len(deck)}",
             )
-        self.starter_may_be_power = o["starter_may_be_power"]
-        self.draw_rule = o["draw_rule"]
-        self.may_draw_voluntarily = o["may_draw_voluntarily"]
-        self.multi_card = o["multi_card"]
-        self.same_rank = self.multi_card in ("same_rank", "same_rank_and_runs")
-        self.runs = self.multi_card in ("runs", "same_rank_and_runs")
-        self.max_draw = o["max_draw"] or 0
-        # penalty_kind: "none", "draw", "no_finish" or "skip_and_draw"; penalty_draw: its N
-        # (0 for a plain no_finish, whose barred player draws by the draw rule).
         penalty = _LAST_CARD_PENALTY.match(o["last_card_penalty"])
         assert penalty is not None  # validated
         kind, draw_n, no_finish_n = penalty.groups()
         if draw_n:
-            self.penalty_kind, self.penalty_draw = "draw", int(draw_n)
+            penalty_kind, penalty_draw = "draw", int(draw_n)
         elif kind.startswith("no_finish"):
-            self.penalty_kind, self.penalty_draw = "no_finish", int(no_finish_n or 0)
+            penalty_kind, penalty_draw = "no_finish", int(no_finish_n or 0)
         elif kind == "skip_and_draw_1":
-            self.penalty_kind, self.penalty_draw = "skip_and_draw", 1
+            penalty_kind, penalty_draw = "skip_and_draw", 1
         else:
-            self.penalty_kind, self.penalty_draw = "none", 0
-        self.finish_on_power = o["finish_on_power"]
-        self.one_left = o["play_until"] == "one_left"
-        self.blunder_penalty = o["blunder_penalty"]
-        self.two_player_reverse_skips = o["two_player_reverse"] == "skip"
-        self.must_not_be_lower = o["must_not_be_lower"]
-        self.counter_clockwise = o["counter_clockwise"]
+            penalty_kind, penalty_draw = "none", 0
         power: list[Power | None] = [None] * (JOKER_2 + 1)
         rank_of_power: list[int] = [-1] * (JOKER_2 + 1)
         for pattern, effect in o["powers"].items():
@@ -504,31 +513,83 @@ class Rules:
                 if _specificity(pattern) > rank_of_power[card_id]:
                     power[card_id] = compiled
                     rank_of_power[card_id] = _specificity(pattern)
-        self.power: tuple[Power | None, ...] = tuple(power)
-        self.anywhere = frozenset(c for c, p in enumerate(power) if p is not None and p.anywhere)
-        self.names_suit = frozenset(
-            c for c, p in enumerate(power) if p is not None and p.names_suit
-        )
-        # The cards that may start a turn (RULES.md §2 Matching), as playable_on[top card's
-        # rank][active suit]; the last entry, so [-1], is for no active suit.
-        self.playable_on: tuple[tuple[frozenset[int], ...], ...] = tuple(
-            tuple(
-                frozenset(c for c in range(JOKER_2 + 1) if self._matches(c, suit, rank))
-                for suit in (*range(len(SUITS)), -1)
-            )
-            for rank in range(JOKER_RANK + 1)
+        anywhere = frozenset(c for c, p in enumerate(power) if p is not None and p.anywhere)
+        must_not_be_lower = o["must_not_be_lower"]
+        return cls(
+            ruleset=ruleset,
+            players=players,
+            decks=decks,
+            jokers=o["jokers"],
+            hand_size=hand_size,
+            deck=deck,
+            starter_may_be_power=o["starter_may_be_power"],
+            draw_rule=o["draw_rule"],
+            may_draw_voluntarily=o["may_draw_voluntarily"],
+            multi_card=o["multi_card"],
+            same_rank=o["multi_card"] in ("same_rank", "same_rank_and_runs"),
+            runs=o["multi_card"] in ("runs", "same_rank_and_runs"),
+            max_draw=o["max_draw"] or 0,
+            penalty_kind=penalty_kind,
+            penalty_draw=penalty_draw,
+            bars_unannounced_in_turn=(
+                penalty_kind != "none" and not o["finish_unannounced_in_one_turn"]
+            ),
+            finish_on_power=o["finish_on_power"],
+            one_left=o["play_until"] == "one_left",
+            blunder_penalty=o["blunder_penalty"],
+            two_player_reverse_skips=o["two_player_reverse"] == "skip",
+            must_not_be_lower=must_not_be_lower,
+            counter_clockwise=o["counter_clockwise"],
+            power=tuple(power),
+            anywhere=anywhere,
+            names_suit=frozenset(c for c, p in enumerate(power) if p is not None and p.names_suit),
+            playable_on=tuple(
+                tuple(
+                    frozenset(
+                        c
+                        for c in range(JOKER_2 + 1)
+                        if _matches(c, suit, rank, anywhere, must_not_be_lower)
+                    )
+                    for suit in (*range(len(SUITS)), -1)
+                )
+                for rank in range(JOKER_RANK + 1)
+            ),
         )
 
-    def _matches(self, card_id: int, suit: int, top_rank: int) -> bool:
-        if card_id in self.anywhere:
-            return True
-        if SUIT_OF[card_id] != suit and RANK_OF[card_id] != top_rank:
-            return False
-        return (
-            not self.must_not_be_lower
-            or _HEIGHT[RANK_OF[card_id]] >= _HEIGHT[top_rank]
-            or _HEIGHT[top_rank] == _ACE_HIGH  # after the highest card the count starts again
-        )
+
+def _matches(
+    card_id: int, suit: int, top_rank: int, anywhere: frozenset[int], must_not_be_lower: bool
+) -> bool:
+    if card_id in anywhere:
+        return True
+    if SUIT_OF[card_id] != suit and RANK_OF[card_id] != top_rank:
+        return False
+    return (
+        not must_not_be_lower
+        or _HEIGHT[RANK_OF[card_id]] >= _HEIGHT[top_rank]
+        or _HEIGHT[top_rank] == _ACE_HIGH  # after the highest card the count starts again
+    )
+
+
+# Compiled rules by (ruleset name, players): the most recently compiled option sets first.
+_COMPILED: dict[tuple[str, int], list[Rules]] = {}
+_COMPILED_PER_KEY = 32
+
+
+def saved_rules(name: str, options: Mapping[str, Any], players: int) -> Rules:
+    """The compiled rules of a saved game whose ``options`` are ``RuleSet.options_json()``'s.
+
+    A saved game's options were complete and validated when it was saved, so options equal to
+    those of rules already compiled are recognised without validating them again (loading a game
+    must cost about as little as a move). Anything else is validated and compiled; a game saved
+    before an option existed takes the preset's value for it. Raises UnknownRuleset or
+    InvalidOptions.
+    """
+    for rules in _COMPILED.get((name, players), ()):
+        if rules.ruleset.options == options:
+            return rules
+    preset = find_ruleset(name)
+    return preset.with_all_options({**preset.options, **options}).compile(players)
 
 
 # --------------------------------------------------------------------------- presets
@@ -545,6 +606,7 @@ BASE_OPTIONS: dict[str, Any] = {
     "powers": {},
     "max_draw": None,
     "last_card_penalty": "draw_2",
+    "finish_unannounced_in_one_turn": False,
     "finish_on_power": True,
     "play_until": "first_out",
     "blunder_penalty": 0,
@@ -665,6 +727,7 @@ RULESETS: dict[str, RuleSet] = {
             multi_card="same_rank_and_runs",
             finish_on_power=False,
             last_card_penalty="no_finish",
+            finish_unannounced_in_one_turn=True,
             powers={
                 "J": {"anywhere": True, "names_suit": True, "then": "suit"},
                 "2": _TWO_STACKS,

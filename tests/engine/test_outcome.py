@@ -12,39 +12,57 @@ from games.engine.protocol import Outcome
 
 
 def played_to_the_end(ruleset: str, players: int, seed: int, deals: int = 1):
+    """A match played by random legal moves to its end, and the events it gave."""
     game = catalog.new_game(ruleset, players, deals=deals)
     rng = random.Random(seed)
+    events = []
     assert game.outcome() is None
     while not game.is_over:
         if game.needs_deal:
-            game.deal(rng.randbytes(32))
+            events.extend(game.deal(rng.randbytes(32)))
         else:
-            game.apply(rng.choice(game.legal_actions()))
-    return game
+            events.extend(game.apply(rng.choice(game.legal_actions())))
+    return game, events
 
 
 @pytest.mark.parametrize("ruleset", ["switch", "french", "take-two", "black-jack"])
 @pytest.mark.parametrize("seed", range(3))
 def test_shedding_outcome_adds_up_its_deals(ruleset, seed):
-    game = played_to_the_end(ruleset, 4, seed, deals=3)
+    game, events = played_to_the_end(ruleset, 4, seed, deals=3)
     outcome = game.outcome()
-    result = game.result()
+    deal_ends = [e.data for e in events if e.type == "deal_end"]
 
     assert [hand.number for hand in outcome.hands] == [1, 2, 3]
-    assert list(outcome.totals) == result["scores"]
+    assert list(outcome.totals) == game.scores
     assert [sum(h.points[s] for h in outcome.hands) for s in range(4)] == list(outcome.totals)
-    assert outcome.winner == result["winner"]
-    for hand, deal in zip(outcome.hands, result["deals"], strict=True):
+    assert outcome.ranking[0] == outcome.winner
+    assert sorted(outcome.ranking) == [0, 1, 2, 3]
+    for hand, deal in zip(outcome.hands, deal_ends, strict=True):
         assert hand.winner == deal["winner"] == hand.placings[0]
+        assert list(hand.points) == deal["points"]
         assert sorted(hand.placings) == [0, 1, 2, 3]
         assert hand.teams == ((0,), (1,), (2,), (3,))
     assert Outcome.from_json(outcome.to_json()) == outcome
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_shedding_view_and_match_end_carry_the_outcome(seed):
+    """The one account of a finished match: the view's ``result`` and the ``match_end`` event are
+    ``outcome().to_json()``; before the end the view's ``result`` is ``None``."""
+    game, events = played_to_the_end("switch", 3, seed, deals=2)
+    outcome = game.outcome().to_json()
+
+    assert [e.data for e in events if e.type == "match_end"] == [outcome]
+    assert [e.type for e in events].count("match_end") == 1
+    for seat in (None, 0, 1, 2):
+        assert game.view(seat)["result"] == outcome
+    assert catalog.new_game("switch", 3).view(None)["result"] is None
+
+
 @pytest.mark.parametrize(("ruleset", "players"), [("abbott", 4), ("abbott-2", 2)])
 @pytest.mark.parametrize("seed", range(3))
 def test_abbott_outcome_adds_up_its_hands_and_keeps_the_alliances(ruleset, players, seed):
-    game = played_to_the_end(ruleset, players, seed)
+    game, _ = played_to_the_end(ruleset, players, seed)
     outcome = game.outcome()
 
     assert outcome.winner == game.winner

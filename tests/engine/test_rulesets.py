@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -16,6 +17,7 @@ from games.engine.rulesets import (
     find_ruleset,
     value_for_players,
 )
+from games.engine.shedding import SheddingGame
 
 PRESETS = [
     "switch",
@@ -141,3 +143,31 @@ def test_values_by_player_count() -> None:
     assert RULESETS["black-jack"].compile(5).hand_size == 5
     assert RULESETS["black-jack"].compile(6).decks == 2
     assert RULESETS["switch"].compile(8).decks == 2
+
+
+def test_rules_are_compiled_once_and_shared() -> None:
+    """Loading a game must not recompile its ruleset: equal options give the same Rules."""
+    switch = RULESETS["switch"]
+    assert switch.compile(4) is switch.compile(4)
+    assert switch.with_options({"jokers": 0}).compile(4) is switch.compile(4)
+    assert switch.with_options({"jokers": 2}).compile(4) is not switch.compile(4)
+    assert switch.compile(3) is not switch.compile(4)
+    house = {"jokers": 2, "powers": {"Q": {"then": "cover"}}}
+    game = create_game("switch", 4, house)
+    game.deal(b"shared")
+    loaded = SheddingGame.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert loaded.rules is game.rules
+    assert loaded.to_dict() == game.to_dict()
+
+
+def test_compiled_rules_cannot_change() -> None:
+    rules = RULESETS["switch"].compile(2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.hand_size = 3  # type: ignore[misc]
+
+
+def test_a_saved_game_with_unknown_options_is_validated() -> None:
+    data = create_game("switch", 2).to_dict()
+    data["options"]["draw_rule"] = "three"
+    with pytest.raises(InvalidOptions, match="draw_rule"):
+        SheddingGame.from_dict(data)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.engine.protocol import IllegalMove
+from games.engine.rulesets import RULESETS, create_game
+from games.engine.shedding import SheddingGame
 from tests.engine.test_shedding_helpers import hand_codes, layout_game, play
 
 DRAW = {"action": "draw"}
@@ -17,7 +19,9 @@ def p(card: str, **extra: str) -> dict[str, str]:
 
 
 def pending(game: object) -> dict[str, int]:
-    return game.view(None)["pending"]  # type: ignore[attr-defined,no-any-return]
+    """The pending pick-up and skip (without the cards they answer to)."""
+    seen = game.view(None)["pending"]  # type: ignore[attr-defined]
+    return {"draw": seen["draw"], "skip": seen["skip"]}
 
 
 # ------------------------------------------------------------------ switch
@@ -177,8 +181,6 @@ def test_french_jack_reverses() -> None:
 )
 def test_french_hand_sizes_and_decks(players: int, hand: int, decks: int) -> None:
     """RULES.md §3 french: 12 cards for 2–3 players, 10 for 4–5; two decks for 6–7."""
-    from games.engine.rulesets import create_game
-
     game = create_game("french", players)
     game.deal(b"f")
     assert {len(h) for h in game.hands} == {hand}
@@ -283,6 +285,69 @@ def test_black_jack_king_reverses() -> None:
     game = layout_game("black-jack", [["KC", "3D"], ["4D", "5D"], ["6H", "7H"]], "9C", STOCK)
     game.apply(p("KC"))
     assert game.to_move == 2
+
+
+def test_black_jack_going_out_unannounced_with_a_run_draws_two_and_stays_in() -> None:
+    """docs/rules.md §3 black-jack: a player who goes out without having announced draws 2 and
+    stays in — also with several cards in one turn (J28's exception is J28's alone)."""
+    hands = [["4C", "5C", "6C"], ["9C", "TD", "3D"]]
+    game = layout_game("black-jack", hands, "3C", STOCK)
+    play(game, p("4C"), p("5C"))  # leaves 6C without announcing it
+    assert hand_codes(game, 0) == ["6C"]
+    assert game.to_move == 1  # the last card may not go: nothing else continues the turn
+    game.apply(p("9C"))
+    assert game.to_move == 0
+    assert game.legal_actions() == [DRAW]
+    events = game.apply(DRAW)
+    assert [e.data for e in events if e.type == "draw"] == [{"count": 2, "reason": "last_card"}]
+    assert len(game.hands[0]) == 3
+    assert not game.is_over
+
+
+def test_black_jack_a_run_announced_on_the_way_goes_out() -> None:
+    """docs/rules.md §3 black-jack: announcing the last card mid-turn lets the run go out."""
+    game = layout_game("black-jack", [["4C", "5C", "6C"], ["9C", "TD", "3D"]], "3C", STOCK)
+    play(game, p("4C"), p("5C", announce="last_card"), p("6C"))
+    assert game.is_over
+    assert game.outcome().winner == 0
+
+
+def test_irish_jacks_going_out_unannounced_draw_one() -> None:
+    """docs/rules.md §2 Last card, §3 irish-switch: going out with two jacks in one turn needs the
+    announcement too; without it the last jack stays in hand and the player draws 1."""
+    hands = [["JC", "JD"], ["4D", "5D"], ["6C", "7C"]]
+    game = layout_game("irish-switch", hands, "9C", STOCK)
+    events = game.apply(p("JC"))
+    assert [e.data for e in events if e.type == "draw"] == [{"count": 1, "reason": "last_card"}]
+    assert hand_codes(game, 0)[0] == "JD"
+    assert game.to_move == 2
+    game = layout_game("irish-switch", hands, "9C", STOCK)
+    play(game, p("JC", announce="last_card"), p("JD"))
+    assert game.is_over
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "exempt"), [("jacks-twos-eights", True), ("black-jack", False)]
+)
+def test_going_out_unannounced_in_one_turn_is_an_option(ruleset: str, exempt: bool) -> None:
+    """docs/rules.md §3: J28's "going out with a set or run in one turn needs no announcement" is
+    the option finish_unannounced_in_one_turn, on for J28 only; either preset can change it."""
+    assert RULESETS[ruleset].options["finish_unannounced_in_one_turn"] is exempt
+    for option in (exempt, not exempt):
+        # Sets as in J28 (a house rule for Black Jack, whose turns are runs).
+        options = {"finish_unannounced_in_one_turn": option, "multi_card": "same_rank_and_runs"}
+        game = layout_game(ruleset, [["5C", "5D", "5H"], ["6D", "7D"]], "9C", STOCK, options)
+        play(game, p("5C"), p("5D"))
+        assert (p("5H") in game.legal_actions()) is option
+        assert game.to_move == (0 if option else 1)
+
+
+def test_a_state_saved_before_the_option_existed_takes_the_presets_value() -> None:
+    """Stored matches predate finish_unannounced_in_one_turn: they load with their preset's value."""
+    for ruleset, bars in (("jacks-twos-eights", False), ("black-jack", True)):
+        data = create_game(ruleset, 2).to_dict()
+        del data["options"]["finish_unannounced_in_one_turn"]
+        assert SheddingGame.from_dict(data).rules.bars_unannounced_in_turn is bars
 
 
 # ------------------------------------------------------------------ irish-switch
@@ -419,7 +484,7 @@ def test_j28_cannot_finish_on_jack_two_or_eight_but_may_on_a_set() -> None:
     game = layout_game("jacks-twos-eights", [["5C", "5D", "5H"], ["6D", "7D"]], "9C", STOCK)
     play(game, p("5C"), p("5D"), p("5H"))
     assert game.is_over
-    assert game.result()["winner"] == 0
+    assert game.outcome().winner == 0
 
 
 # ------------------------------------------------------------------ take-two

@@ -47,6 +47,7 @@ def house_rules(draw: st.DrawFn, must_not_be_lower: bool = False) -> dict[str, A
             ["none", "draw_1", "draw_2", "no_finish", "no_finish_draw_2", "skip_and_draw_1"]
         ),
         "finish_on_power": st.booleans(),
+        "finish_unannounced_in_one_turn": st.booleans(),
         "play_until": st.sampled_from(["first_out", "one_left"]),
         "blunder_penalty": st.integers(0, 2),
         "two_player_reverse": st.sampled_from(["skip", "reverse"]),
@@ -186,13 +187,13 @@ def test_random_play_ends_and_conserves_cards(setup: tuple[SheddingGame, random.
     game, rng = setup
     play_out(game, rng, prefer_play=0.8)
     assert game.is_over, "random play did not end"
-    result = game.result()
-    assert result is not None
-    assert len(result["deals"]) == game.deals
-    for summary in result["deals"]:
-        assert sorted(summary["placings"]) == list(range(game.players))
-        assert summary["placings"][0] == summary["winner"]
-    assert sum(result["scores"]) == sum(d["points"][d["winner"]] for d in result["deals"])
+    outcome = game.outcome()
+    assert outcome is not None
+    assert len(outcome.hands) == game.deals
+    for deal in outcome.hands:
+        assert sorted(deal.placings) == list(range(game.players))
+        assert deal.placings[0] == deal.winner
+    assert sum(outcome.totals) == sum(sum(deal.points) for deal in outcome.hands)
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -282,6 +283,7 @@ def test_copy_is_independent(setup: tuple[SheddingGame, random.Random], stop: in
         {"action": "play", "card": 7},
         {"action": "play", "card": "1Z"},
         {"action": "play", "card": "7H", "suit": "Q"},
+        {"action": "play", "card": "7H", "suit": ["H"]},
         {"action": "play", "card": "7H", "announce": "uno"},
         {"action": "play", "card": "7H", "colour": "red"},
         {"action": "draw", "card": "7H"},

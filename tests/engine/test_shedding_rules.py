@@ -61,7 +61,7 @@ def test_starter_power_allowed_has_no_effect() -> None:
     """RULES.md §2 Starter / §3 jack-change-it: a power starter sets the suit and nothing else."""
     game = layout_game("jack-change-it", [["3C", "9D", "KH"], ["4C", "5C"]], "2D")
     view = game.view(0)
-    assert view["pending"] == {"draw": 0, "skip": 0}
+    assert view["pending"] == {"draw": 0, "skip": 0, "draw_card": None, "skip_card": None}
     assert view["active_suit"] == "D"
     assert view["legal_moves"] == [p("9D")]
 
@@ -326,12 +326,12 @@ def test_play_until_one_left_gives_a_finishing_order() -> None:
     assert not game.is_over
     assert game.to_move == 1
     play(game, p("6C"), p("TC"), p("TD"))
-    result = game.result()
-    assert result is not None
-    deal = result["deals"][0]
-    assert deal["placings"][:2] == [0, 1]
-    assert deal["winner"] == 0
-    assert deal["points"][0] == (6 + 10) + (10 + 10)  # §5: the hands when seat 0 went out
+    outcome = game.outcome()
+    assert outcome is not None
+    (deal,) = outcome.hands
+    assert deal.placings[:2] == (0, 1)
+    assert deal.winner == 0
+    assert deal.points[0] == (6 + 10) + (10 + 10)  # §5: the hands when seat 0 went out
 
 
 def test_blunder_penalty_draws_instead_of_refusing() -> None:
@@ -370,7 +370,7 @@ def test_play_to_a_target() -> None:
     game.deal(b"d", {"hands": [["3C"], ["4D", "QD"]], "starter": "9C"})
     game.apply(p("3C"))
     assert game.is_over
-    assert game.result()["winner"] == 0
+    assert game.outcome().winner == 0
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,119 @@
+"""Actions of shedding Switch: the API's dicts, the engine's tuples, and parsing one into the other.
+
+Internally an action is a compact tuple ``(kind, card, suit, announce)``: ``kind`` is PLAY, DRAW or
+END, ``card`` a card id (or -1), ``suit`` a suit index (or -1), ``announce`` a bool. Dicts in the
+API's JSON shape (``{"action": "play", "card": "JS", "suit": "H"}``) exist only at the boundary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.engine.cards import CARD_CODES, SUITS, InvalidCard, parse_card, parse_suit
+from games.engine.protocol import Action, InvalidAction
+
+PLAY, DRAW, END = 0, 1, 2
+ActionTuple = tuple[int, int, int, bool]
+DRAW_ACTION: ActionTuple = (DRAW, -1, -1, False)
+END_ACTION: ActionTuple = (END, -1, -1, False)
+PLAIN_PLAYS: tuple[ActionTuple, ...] = tuple((PLAY, c, -1, False) for c in range(len(CARD_CODES)))
+ALL_SUITS = (0, 1, 2, 3)
+
+CARD_IDS: dict[str, int] = {code: card_id for card_id, code in enumerate(CARD_CODES)}
+SUIT_IDS: dict[str, int] = {letter: suit for suit, letter in enumerate(SUITS)}
+
+_ACTION_FIELDS = frozenset({"action", "card", "suit", "announce", "expected_version"})
+
+
+def _build_action_dict(action: ActionTuple) -> Action:
+    kind, card_id, suit, announce = action
+    if kind == DRAW:
+        return {"action": "draw"}
+    if kind == END:
+        return {"action": "end_turn"}
+    out: Action = {"action": "play", "card": CARD_CODES[card_id]}
+    if suit >= 0:
+        out["suit"] = SUITS[suit]
+    if announce:
+        out["announce"] = "last_card"
+    return out
+
+
+# Every action tuple's dict, built once; callers get copies so they may keep or change them.
+ACTION_DICTS: dict[ActionTuple, Action] = {
+    action: _build_action_dict(action)
+    for action in [DRAW_ACTION, END_ACTION]
+    + [
+        (PLAY, card_id, suit, announce)
+        for card_id in range(len(CARD_CODES))
+        for suit in (-1, *ALL_SUITS)
+        for announce in (False, True)
+    ]
+}
+# Parsing's fast path for the dicts legal_actions gives: by their (action, card, suit, announce)
+# fields, the action tuple and the dict's number of fields.
+_CANONICAL: dict[tuple[Any, ...], tuple[ActionTuple, int]] = {
+    (d["action"], d.get("card"), d.get("suit"), d.get("announce")): (action, len(d))
+    for action, d in ACTION_DICTS.items()
+}
+
+
+def action_dict(action: ActionTuple) -> Action:
+    """The API form of an internal action tuple (a fresh dict)."""
+    return ACTION_DICTS[action].copy()
+
+
+def parse_action(action: Any) -> ActionTuple:
+    """The internal tuple of an API action; raises InvalidAction when it is malformed."""
+    if type(action) is dict:
+        fields = (
+            action.get("action"),
+            action.get("card"),
+            action.get("suit"),
+            action.get("announce"),
+        )
+        try:
+            canonical = _CANONICAL.get(fields)
+        except TypeError:  # an unhashable field: not canonical; the checks below say what is wrong
+            canonical = None
+        # Only these fields, so no unknown field or expected_version to check.
+        if canonical is not None and len(action) == canonical[1]:
+            return canonical[0]
+    if not isinstance(action, Mapping):
+        raise InvalidAction('an action is an object such as {"action": "draw"}')
+    if not action.keys() <= _ACTION_FIELDS:
+        unknown = sorted(str(key) for key in action.keys() - _ACTION_FIELDS)
+        raise InvalidAction(f"unknown field {unknown[0]!r} in the action")
+    version = action.get("expected_version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        raise InvalidAction("expected_version must be a whole number")
+    name = action.get("action")
+    if name == "play":
+        card_code = action.get("card")
+        if not isinstance(card_code, str):
+            raise InvalidAction('a play needs a card code, e.g. {"action": "play", "card": "7H"}')
+        suit_text = action.get("suit")
+        # Canonical codes (what legal_actions gives) take the dict look-ups; aliases parse.
+        card_id = CARD_IDS.get(card_code)
+        if suit_text is None:
+            suit = -1
+        else:
+            suit = SUIT_IDS.get(suit_text, -2) if isinstance(suit_text, str) else -2
+        try:
+            if card_id is None:
+                card_id = parse_card(card_code)
+            if suit == -2:
+                suit = parse_suit(suit_text)
+        except InvalidCard as error:
+            raise InvalidAction(str(error)) from None
+        announce = action.get("announce")
+        if announce is not None and announce != "last_card":
+            raise InvalidAction(f'announce must be "last_card", not {announce!r}')
+        return (PLAY, card_id, suit, announce is not None)
+    if name in ("draw", "end_turn"):
+        for key in ("card", "suit", "announce"):
+            if action.get(key) is not None:
+                raise InvalidAction(f"{name} takes no {key}")
+        return DRAW_ACTION if name == "draw" else END_ACTION
+    raise InvalidAction(f"unknown action {name!r}; actions are play, draw and end_turn")

@@ -1,0 +1,697 @@
+"""The shedding Switch game: dealing, applying actions, and the turn mechanics (docs/rules.md §2, §3).
+
+:class:`SheddingGame` implements ``protocol.GameState`` for every ruleset of :mod:`rulesets`. Its
+fields are declared in :mod:`state`; which actions are legal is :mod:`legal`'s business, the
+action codec :mod:`actions`', what a seat sees :mod:`views`'. Decisions where the sources are
+silent are in docs/rules.md §7.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, Self
+
+from games.engine.cards import (
+    CARD_CODES,
+    JOKER_1,
+    RANK_OF,
+    SUIT_OF,
+    SUITS,
+    InvalidCard,
+    codes,
+    parse_card,
+)
+from games.engine.protocol import (
+    Action,
+    Event,
+    HandOutcome,
+    IllegalMove,
+    InvalidLayout,
+    Outcome,
+    solo_teams,
+)
+from games.engine.rng import DealRng
+from games.engine.rulesets import Power, Rules
+from games.engine.scoring import (
+    deal_placings,
+    french_tally,
+    hand_order,
+    match_ranking,
+    winner_points,
+)
+from games.engine.shedding import legal as legal_moves
+from games.engine.shedding import views
+from games.engine.shedding.actions import (
+    ACTION_DICTS,
+    DRAW,
+    DRAW_ACTION,
+    END_ACTION,
+    PLAY,
+    ActionTuple,
+    action_dict,
+    parse_action,
+)
+from games.engine.shedding.public_log import (
+    log_draw,
+    log_end_turn,
+    log_play,
+    log_reshuffle,
+    log_skip,
+    log_starter,
+)
+from games.engine.shedding.state import NEEDS_DEAL, OVER, PLAYING, DealState
+
+
+class SheddingGame(DealState):
+    """A match of shedding Switch: one or more deals. Implements ``protocol.GameState``."""
+
+    __slots__ = ()
+
+    def __init__(self, rules: Rules, deals: int = 1, target: int | None = None) -> None:
+        n = rules.players
+        self.rules = rules
+        self.deals = deals
+        self.target = target
+        self.phase = NEEDS_DEAL
+        self.deal_number = 0
+        self.scores = [0] * n
+        self.deals_won = [0] * n
+        self.history = []
+        self.public_log = []
+        self.hands = [[] for _ in range(n)]
+        self.stock = []
+        self.discard = []
+        self.active_suit = -1
+        self.direction = 1
+        self.current = -1
+        self.pending_draw = 0
+        self.pending_card = -1
+        self.pending_skip = 0
+        self.pending_skip_card = -1
+        self.skips_owed = [0] * n
+        self.announced = [False] * n
+        self.out = [False] * n
+        self.active = n
+        self.finish_order = []
+        self.first_out_points = None
+        self.rng = None
+        self.stuck = 0
+        self.turns = 0
+        self.reset_turn()
+
+    # ------------------------------------------------------------------ protocol properties
+
+    @property
+    def to_move(self) -> int | None:
+        return self.current if self.phase == PLAYING else None
+
+    @property
+    def needs_deal(self) -> bool:
+        return self.phase == NEEDS_DEAL
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def turn_id(self) -> tuple[int, int]:
+        return (self.deal_number, self.turns)
+
+    # ------------------------------------------------------------------ dealing
+
+    def deal(self, seed: bytes, layout: Mapping[str, Any] | None = None) -> list[Event]:
+        """Start the next deal from ``seed`` (or an explicit ``layout``, see docs/rules.md §8.2).
+
+        Raises InvalidLayout for a layout that is not a partition of the deck, IllegalMove when no
+        deal is due.
+        """
+        if self.phase != NEEDS_DEAL:
+            raise IllegalMove(
+                "no deal is due: "
+                + ("the match is over" if self.is_over else "a deal is in progress")
+            )
+        rules = self.rules
+        n = rules.players
+        rng = DealRng(seed)
+        first = self.deal_number % n
+        if layout is None:
+            deck = list(rules.deck)
+            rng.shuffle(deck)
+            hands: list[list[int]] = [[] for _ in range(n)]
+            position = 0
+            for _ in range(rules.hand_size):
+                for offset in range(n):
+                    hands[(first + offset) % n].append(deck[position])
+                    position += 1
+            stock_top_first = deck[position:]
+            starter = None
+        else:
+            hands, starter, stock_top_first = self._read_layout(layout, rng)
+        stock = stock_top_first[::-1]
+        if starter is None:
+            starter = self._turn_starter(stock)
+        self.hands = hands
+        self.stock = stock
+        self.discard = [starter]
+        self.public_log = [log_starter(starter)]
+        self.active_suit = SUIT_OF[starter]
+        self.direction = -1 if rules.counter_clockwise else 1
+        self.current = first
+        self.pending_draw = self.pending_skip = 0
+        self.pending_card = self.pending_skip_card = -1
+        self.skips_owed = [0] * n
+        # A hand dealt with one card (layouts only) has had nothing to announce.
+        self.announced = [len(hand) == 1 for hand in hands]
+        self.out = [False] * n
+        self.active = n
+        self.finish_order = []
+        self.first_out_points = None
+        self.stuck = 0
+        self.turns = 0
+        self.rng = rng
+        self.deal_number += 1
+        self.phase = PLAYING
+        self.reset_turn()
+        self._start_turn()
+        events = [
+            Event(
+                "deal",
+                None,
+                {
+                    "deal": self.deal_number,
+                    "first": first,
+                    # What anyone needs to re-create the deal from its revealed seed (docs/fair-shuffles.md).
+                    "decks": rules.decks,
+                    "jokers": rules.jokers,
+                    "hand_size": rules.hand_size,
+                    "from_layout": layout is not None,
+                    "direction": self.direction,
+                    "starter": CARD_CODES[starter],
+                    "active_suit": SUITS[self.active_suit],
+                    "hand_counts": [len(h) for h in hands],
+                    "stock_count": len(stock),
+                },
+            )
+        ]
+        events.extend(
+            Event("hand", seat, {"count": len(hand)}, {"cards": codes(hand)})
+            for seat, hand in enumerate(hands)
+        )
+        return events
+
+    def _turn_starter(self, stock: list[int]) -> int:
+        """Turn the starter (docs/rules.md §2): a forbidden power card goes under the stock; never a joker."""
+        power = self.rules.power
+        for _ in range(len(stock)):
+            starter = stock.pop()
+            forbidden = power[starter] is not None and not self.rules.starter_may_be_power
+            if not forbidden and starter < JOKER_1:
+                return starter
+            stock.insert(0, starter)
+        # Every card left is a power card: take one anyway rather than loop (jokers excepted).
+        for index in range(len(stock) - 1, -1, -1):
+            if stock[index] < JOKER_1:
+                return stock.pop(index)
+        raise InvalidLayout("no card in the stock can be the starter")
+
+    def _read_layout(
+        self, layout: Mapping[str, Any], rng: DealRng
+    ) -> tuple[list[list[int]], int | None, list[int]]:
+        rules = self.rules
+        if not isinstance(layout, Mapping):
+            raise InvalidLayout("a layout is an object with hands, starter and stock")
+        unknown = set(layout) - {"hands", "starter", "stock"}
+        if unknown:
+            raise InvalidLayout(f"unknown layout field {sorted(unknown)[0]!r}")
+
+        def read(cards: Any, where: str) -> list[int]:
+            if not isinstance(cards, list):
+                raise InvalidLayout(f"{where} must be a list of card codes")
+            try:
+                return [parse_card(c) for c in cards]
+            except InvalidCard as error:
+                raise InvalidLayout(f"{where}: {error}") from None
+
+        raw_hands = layout.get("hands")
+        if not isinstance(raw_hands, list) or len(raw_hands) != rules.players:
+            raise InvalidLayout(f"hands must be a list of {rules.players} hands, one per seat")
+        hands = [read(hand, f"hands[{seat}]") for seat, hand in enumerate(raw_hands)]
+        for seat, hand in enumerate(hands):
+            if not hand:
+                raise InvalidLayout(f"hands[{seat}] is empty; every seat needs at least one card")
+        starter = None
+        if layout.get("starter") is not None:
+            (starter,) = read([layout["starter"]], "starter")
+            if starter >= JOKER_1:
+                raise InvalidLayout("the starter cannot be a joker: it has no suit to follow")
+        stock = read(layout.get("stock") or [], "stock")
+        named = Counter(c for hand in hands for c in hand) + Counter(stock)
+        if starter is not None:
+            named[starter] += 1
+        deck = Counter(rules.deck)
+        for card_id, count in sorted(named.items()):
+            if count > deck[card_id]:
+                raise InvalidLayout(
+                    f"{CARD_CODES[card_id]} is named {count} times but the deck has {deck[card_id]}"
+                )
+        rest = list((deck - named).elements())
+        rng.shuffle(rest)
+        if starter is None and not stock and not rest:
+            raise InvalidLayout("no card is left for the starter")
+        return hands, starter, stock + rest
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to move may take now, in the API's JSON form."""
+        if self.phase != PLAYING:
+            return []
+        dicts = ACTION_DICTS
+        return [dicts[a].copy() for a in self.legal_tuples()]
+
+    def legal_tuples(self) -> list[ActionTuple]:
+        legal = self.legal_cache
+        if legal is None:
+            legal = self.legal_cache = legal_moves.compute_legal(self)
+        return legal
+
+    def default_action(self) -> Action:
+        """The turn clock's choice: end the turn, else take the pick-up / draw, else the first play."""
+        legal = self.legal_tuples() if self.phase == PLAYING else []
+        if not legal:
+            raise IllegalMove("nobody is to move")
+        for choice in (END_ACTION, DRAW_ACTION):
+            if choice in legal:
+                return action_dict(choice)
+        return action_dict(legal[0])
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, action: Mapping[str, Any]) -> list[Event]:
+        """Apply the action of the seat to move (docs/rules.md §2).
+
+        Raises InvalidAction (malformed) or IllegalMove (against the rules; ``reason`` says why) and
+        then changes nothing — except that with ``blunder_penalty`` an illegal play makes the player
+        draw that many cards instead of raising.
+        """
+        move = parse_action(action)
+        if self.phase != PLAYING:
+            raise IllegalMove("no deal is in progress")
+        legal = self.legal_tuples()
+        if move not in legal:
+            reason = legal_moves.why_illegal(self, move, legal)
+            if move[0] == PLAY and self.rules.blunder_penalty:
+                return self._blunder(reason)
+            raise IllegalMove(reason)
+        return self.apply_tuple(move)
+
+    def apply_tuple(self, move: ActionTuple) -> list[Event]:
+        """Apply a tuple taken from the current legal actions (for bots and search; not validated)."""
+        events: list[Event] = []
+        kind = move[0]
+        if kind == PLAY:
+            self._play(move[1], move[2], move[3], events)
+        elif kind == DRAW:
+            self.turn_forced = len(self.legal_tuples()) == 1
+            self.legal_cache = None
+            self._draw_action(events)
+        else:
+            self.legal_cache = None
+            self._end_action(events)
+        return events
+
+    def _play(self, card_id: int, suit: int, announce: bool, events: list[Event]) -> None:
+        rules = self.rules
+        seat = self.current
+        hand = self.hands[seat]
+        hand.remove(card_id)
+        self.discard.append(card_id)
+        answering_draw = self.played == 0 and self.pending_draw > 0
+        previous = self.last
+        self.played += 1
+        self.last = card_id
+        self.drawn = -1
+        self.again = False
+        self.legal_cache = None
+        covering, self.must_cover = self.must_cover, False
+        data: dict[str, Any] = {"card": CARD_CODES[card_id]}
+        if suit >= 0:
+            data["suit"] = SUITS[suit]
+        if announce:
+            data["announce"] = "last_card"
+        events.append(Event("play", seat, data))
+        self.public_log.append(log_play(seat, card_id, suit, announce))
+        if announce:
+            self.announced[seat] = True
+            events.append(Event("announce", seat, {"cards_left": 1}))
+        elif len(hand) == 1 and rules.bars_unannounced_in_turn and not self.announced[seat]:
+            self.barred = True  # going out needs an announcement first (docs/rules.md §2, §3)
+        if rules.runs and not covering and previous >= 0 and self.run_dir == 0:
+            step = RANK_OF[card_id] - RANK_OF[previous]
+            if step in (1, -1) and SUIT_OF[card_id] == SUIT_OF[previous] >= 0:
+                self.run_dir = step
+        p = rules.power[card_id]
+        if p is not None and p.names_suit:
+            self.active_suit = suit
+            events.append(Event("suit", seat, {"suit": SUITS[suit]}))
+        elif SUIT_OF[card_id] >= 0:
+            self.active_suit = SUIT_OF[card_id]
+        if answering_draw:
+            self._answer_draw(card_id, p, events)
+        elif p is not None and p.draw:
+            self._add_draw(card_id, p)
+        if p is not None:
+            self._apply_power(seat, card_id, p, events)
+        if not hand and not self.must_cover:
+            self._finish(seat, events)
+            return
+        if self.must_cover:
+            return
+        if (
+            rules.multi_card == "none"
+            and not self.again
+            and self.suit_mode < 0
+            and (p is None or p.then != "same_rank")
+        ) or self.legal_tuples() == [END_ACTION]:
+            self._end_turn(events)
+
+    def _add_draw(self, card_id: int, p: Power) -> None:
+        self.pending_draw += p.stack_draw if self.pending_draw else p.draw
+        self.pending_card = card_id
+
+    def _answer_draw(self, card_id: int, p: Power | None, events: list[Event]) -> None:
+        """Stack on or cancel the pending pick-up; answering it also lifts a pending skip."""
+        chain = self.rules.power[self.pending_card]
+        assert chain is not None
+        self.pending_skip = 0
+        self.pending_skip_card = -1
+        if card_id in chain.stacked_by and p is not None and p.draw:
+            self._add_draw(card_id, p)
+            events.append(
+                Event("penalty", self.current, {"kind": "stack", "draw": self.pending_draw})
+            )
+            return
+        before = self.pending_draw
+        self.pending_draw = max(0, before - chain.cancelled_by.get(card_id, 0))
+        if not self.pending_draw:
+            self.pending_card = -1
+        events.append(
+            Event(
+                "penalty",
+                self.current,
+                {
+                    "kind": "cancel",
+                    "cancelled": before - self.pending_draw,
+                    "draw": self.pending_draw,
+                },
+            )
+        )
+        if p is not None and p.draw:
+            self._add_draw(card_id, p)
+
+    def _apply_power(self, seat: int, card_id: int, p: Power, events: list[Event]) -> None:
+        if p.skip:
+            if p.skip_chain:
+                self.pending_skip = self.pending_skip + p.skip if p.skip_chain == "add" else p.skip
+                self.pending_skip_card = card_id
+            else:
+                self.turn_skip += p.skip
+        if p.reverse:
+            if self.active == 2 and self.rules.two_player_reverse_skips:
+                self.turn_skip += 1
+                events.append(
+                    Event("reverse", seat, {"direction": self.direction, "as_skip": True})
+                )
+            else:
+                self.direction = -self.direction
+                events.append(Event("reverse", seat, {"direction": self.direction}))
+        then = p.then
+        if then == "cover":
+            self.must_cover = True
+        elif then == "again":
+            self.again = True
+        elif then == "suit":
+            self.suit_mode = self.active_suit
+
+    def _give(self, seat: int, count: int, events: list[Event], reason: str) -> list[int]:
+        """Draw up to ``count`` cards for ``seat``, reshuffling the discard pile when needed."""
+        drawn: list[int] = []
+        stock = self.stock
+        for _ in range(count):
+            if not stock:
+                self._reshuffle(events)
+                if not stock:
+                    break
+            drawn.append(stock.pop())
+        self._receive(seat, drawn, events, reason)
+        return drawn
+
+    def _receive(self, seat: int, drawn: list[int], events: list[Event], reason: str) -> None:
+        hand = self.hands[seat]
+        hand.extend(drawn)
+        if len(hand) != 1:
+            self.announced[seat] = False
+            if seat == self.current:
+                self.barred = False
+        self.turn_drew += len(drawn)
+        self.public_log.append(log_draw(seat, len(drawn), reason))
+        events.append(
+            Event("draw", seat, {"count": len(drawn), "reason": reason}, {"cards": codes(drawn)})
+        )
+
+    def _reshuffle(self, events: list[Event]) -> None:
+        """Stock exhausted (docs/rules.md §2): the discard pile but its top card becomes the new stock."""
+        if len(self.discard) < 2:
+            return
+        assert self.rng is not None
+        # In place: callers hold references to both lists.
+        self.stock.extend(self.discard[:-1])
+        del self.discard[:-1]
+        self.rng.shuffle(self.stock)
+        events.append(Event("reshuffle", None, {"count": len(self.stock)}))
+        self.public_log.append(log_reshuffle(len(self.stock)))
+
+    def _draw_action(self, events: list[Event]) -> None:
+        rules = self.rules
+        seat = self.current
+        if self.must_cover:
+            self._give(seat, 1, events, "cover")
+            self.must_cover = False
+            self._end_turn(events)
+            return
+        if self.played == 0 and self.pending_draw:
+            amount = self.pending_draw
+            if rules.max_draw:
+                amount = min(amount, rules.max_draw)
+            self.pending_draw = self.pending_skip = 0
+            self.pending_card = self.pending_skip_card = -1
+            self._give(seat, amount, events, "pick_up")
+            self._end_turn(events)
+            return
+        if self.barred and rules.penalty_draw:
+            self._give(seat, rules.penalty_draw, events, "last_card")
+            self._end_turn(events)
+            return
+        rule = rules.draw_rule
+        if rule in ("one", "two"):
+            self._give(seat, 1 if rule == "one" else 2, events, "draw")
+            self._end_turn(events)
+            return
+        if rule == "one_then_play":
+            drawn = self._give(seat, 1, events, "draw")
+        else:  # until_playable: one draw event for the whole run of cards
+            drawn = []
+            stock = self.stock
+            while not drawn or not legal_moves.matches(self, drawn[-1]):
+                if not stock:
+                    self._reshuffle(events)
+                    if not stock:
+                        break
+                drawn.append(stock.pop())
+            self._receive(seat, drawn, events, "draw")
+        if drawn and legal_moves.matches(self, drawn[-1]):
+            self.drawn = drawn[-1]
+        else:
+            self._end_turn(events)
+
+    def _end_action(self, events: list[Event]) -> None:
+        seat = self.current
+        events.append(Event("end_turn", seat))  # logged so that the event log replays every action
+        self.public_log.append(log_end_turn(seat))
+        if self.played == 0 and self.pending_skip and self.drawn < 0:
+            # Accepting a chained skip: this turn is the first one missed.
+            self.skips_owed[seat] += self.pending_skip - 1
+            events.append(Event("skip", seat, {"turns": self.pending_skip}))
+            self.public_log.append(log_skip(seat, self.pending_skip))
+            self.pending_skip = 0
+            self.pending_skip_card = -1
+        self._end_turn(events)
+
+    def _end_turn(self, events: list[Event]) -> None:
+        seat = self.current
+        hand = self.hands[seat]
+        if self.played and len(hand) == 1 and not self.announced[seat]:
+            self._last_card_penalty(seat, events)
+        if self.played or self.turn_drew or not self.turn_forced:
+            self.stuck = 0
+        else:
+            self.stuck += 1
+            if self.stuck >= self.active:
+                self._end_deal(events, blocked=True)
+                return
+        turn_skip = self.turn_skip
+        self.reset_turn()
+        nxt = self._next_seat(seat)
+        skips_owed = self.skips_owed
+        skips_owed[nxt] += turn_skip
+        while skips_owed[nxt]:
+            skips_owed[nxt] -= 1
+            events.append(Event("skip", nxt, {"turns": 1}))
+            self.public_log.append(log_skip(nxt, 1))
+            nxt = self._next_seat(nxt)
+        self.current = nxt
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        seat = self.current
+        self.turns += 1
+        self.barred = (
+            self.rules.penalty_kind == "no_finish"
+            and len(self.hands[seat]) == 1
+            and not self.announced[seat]
+        )
+
+    def _last_card_penalty(self, seat: int, events: list[Event]) -> None:
+        """docs/rules.md §2 Last card: the play left one card and the player did not announce it."""
+        kind = self.rules.penalty_kind
+        if kind == "draw":
+            count = self.rules.penalty_draw
+            events.append(Event("penalty", seat, {"kind": "last_card", "draw": count}))
+            self._give(seat, count, events, "last_card")
+        elif kind == "skip_and_draw":
+            events.append(Event("penalty", seat, {"kind": "last_card", "draw": 1, "skip": 1}))
+            self._give(seat, 1, events, "last_card")
+            self.skips_owed[seat] += 1
+        # no_finish: the card is barred at the start of the player's next turn (_start_turn).
+
+    def _next_seat(self, seat: int) -> int:
+        n = self.rules.players
+        nxt = (seat + self.direction) % n
+        while self.out[nxt]:
+            nxt = (nxt + self.direction) % n
+        return nxt
+
+    def _blunder(self, reason: str) -> list[Event]:
+        """docs/rules.md §2 Illegal moves with ``blunder_penalty``: the play is taken back, the player draws."""
+        seat = self.current
+        count = self.rules.blunder_penalty
+        events = [Event("penalty", seat, {"kind": "blunder", "draw": count, "reason": reason})]
+        self._give(seat, count, events, "blunder")
+        self.legal_cache = None
+        return events
+
+    # ------------------------------------------------------------------ finishing
+
+    def _finish(self, seat: int, events: list[Event]) -> None:
+        """``seat`` has no cards left (docs/rules.md §2 Finishing)."""
+        self.finish_order.append(seat)
+        events.append(Event("finish", seat, {"place": len(self.finish_order)}))
+        if self.first_out_points is None:
+            self.first_out_points = winner_points(self.hands, seat)
+        if not self.rules.one_left:
+            self._end_deal(events, blocked=False)
+            return
+        self.out[seat] = True
+        self.active -= 1
+        if self.active == 1:
+            self._end_deal(events, blocked=False)
+        else:
+            self._end_turn(events)
+
+    def _holding_seats_in_turn_order(self) -> list[int]:
+        """Seats still holding cards, in turn order from the seat to move."""
+        seats = []
+        seat = self.current if not self.out[self.current] else self._next_seat(self.current)
+        for _ in range(self.active):
+            if self.hands[seat]:
+                seats.append(seat)
+            seat = self._next_seat(seat)
+        return seats
+
+    def _end_deal(self, events: list[Event], blocked: bool) -> None:
+        remaining = self._holding_seats_in_turn_order()
+        if self.finish_order:
+            winner = self.finish_order[0]
+        else:  # blocked before anyone went out: the best hand wins, scored as if it had gone out
+            winner = hand_order(self.hands, remaining)[0]
+            self.first_out_points = winner_points(self.hands, winner)
+        points = [0] * self.rules.players
+        points[winner] = self.first_out_points or 0
+        summary = {
+            "deal": self.deal_number,
+            "winner": winner,
+            "blocked": blocked,
+            "tallies": [french_tally(hand) for hand in self.hands],
+            "points": points,
+            "placings": deal_placings(self.finish_order, self.hands, remaining),
+        }
+        self.history.append(summary)
+        self.scores[winner] += points[winner]
+        self.deals_won[winner] += 1
+        self.reset_turn()
+        self.pending_draw = self.pending_skip = 0
+        self.pending_card = self.pending_skip_card = -1
+        self.current = -1
+        events.append(Event("deal_end", None, dict(summary)))
+        if self.target is not None:
+            over = max(self.scores) >= self.target
+        else:
+            over = self.deal_number >= self.deals
+        self.phase = OVER if over else NEEDS_DEAL
+        if over:
+            events.append(Event("match_end", None, self._match_outcome().to_json()))
+
+    def outcome(self) -> Outcome | None:
+        """Once the match is over: every deal's points, winner and placings, the totals, the ranking."""
+        return self._match_outcome() if self.phase == OVER else None
+
+    def _match_outcome(self) -> Outcome:
+        teams = solo_teams(self.rules.players)
+        return Outcome(
+            hands=tuple(
+                HandOutcome(
+                    number=summary["deal"],
+                    points=tuple(summary["points"]),
+                    winner=summary["winner"],
+                    placings=tuple(summary["placings"]),
+                    teams=teams,
+                )
+                for summary in self.history
+            ),
+            totals=tuple(self.scores),
+            ranking=tuple(match_ranking(self.scores, self.deals_won)),
+        )
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (``None``: a spectator): never another seat's cards or the stock."""
+        return views.view(self, seat)
+
+    @classmethod
+    def from_view(
+        cls,
+        view: Mapping[str, Any],
+        rules: Rules,
+        hands: list[list[int]],
+        stock: list[int],
+        seed: bytes,
+    ) -> Self:
+        """A complete game agreeing with ``view``, the hidden cards filled in by the caller (for
+        search bots; see :func:`views.rebuild`). Raises ValueError when the cards do not fit."""
+        return views.rebuild(cls, view, rules, hands, stock, seed)

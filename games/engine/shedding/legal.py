@@ -1,0 +1,165 @@
+"""Legal moves of a shedding position (docs/rules.md §2, §3), and why a move is not among them.
+
+Functions of the state, so that the game (:mod:`game`) applies moves and this module alone says
+which moves exist. ``SheddingGame.apply`` accepts an action exactly when its tuple is among
+:func:`compute_legal`'s, so ``legal_actions()`` and ``apply`` cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set
+
+from games.engine.cards import CARD_CODES, KING, RANK_OF, SAME_RANK, SUIT_OF, SUITS
+from games.engine.shedding.actions import (
+    ALL_SUITS,
+    DRAW,
+    DRAW_ACTION,
+    END,
+    END_ACTION,
+    PLAIN_PLAYS,
+    PLAY,
+    ActionTuple,
+)
+from games.engine.shedding.state import DealState
+
+_NO_SUIT = (-1,)
+
+
+def matches(state: DealState, card_id: int) -> bool:
+    """May ``card_id`` be played on the top card as a turn's first card (docs/rules.md §2 Matching)?"""
+    return card_id in state.rules.playable_on[RANK_OF[state.discard[-1]]][state.active_suit]
+
+
+def compute_legal(state: DealState) -> list[ActionTuple]:
+    """Every action the seat to move may take, in a fixed order: plays by card, then draw or end."""
+    hand = state.hands[state.current]
+    power = state.rules.power
+    if state.played == 0 and not (state.pending_draw or state.pending_skip or state.drawn >= 0):
+        return _first_plays(state, hand)
+    held = set(hand)
+    if state.must_cover:
+        plays = _plays(state, held, len(hand))
+        return plays or [DRAW_ACTION]
+    if state.played == 0 and state.pending_draw:
+        chain = power[state.pending_card]
+        assert chain is not None
+        answers = {c for c in held if c in chain.stacked_by or c in chain.cancelled_by}
+        return [*_plays(state, answers, len(hand)), DRAW_ACTION]
+    if state.played == 0 and state.pending_skip:
+        chain = power[state.pending_skip_card]
+        return [*_plays(state, {c for c in held if power[c] is chain}, len(hand)), END_ACTION]
+    if state.drawn >= 0:
+        return [*_plays(state, {state.drawn}, len(hand)), END_ACTION]
+    return [*_plays(state, _continuations(state, held), len(hand)), END_ACTION]
+
+
+def _continuations(state: DealState, held: set[int]) -> set[int]:
+    """The held cards that may follow the turn's last card (multi-card turns, docs/rules.md §2/§3)."""
+    rules = state.rules
+    last = state.last
+    out = (
+        held & rules.playable_on[RANK_OF[state.discard[-1]]][state.active_suit]
+        if state.again
+        else set()
+    )
+    p = rules.power[last]
+    if rules.same_rank or (p is not None and p.then == "same_rank"):
+        out |= held & SAME_RANK[last]
+    suit = SUIT_OF[last]
+    if rules.runs and suit >= 0:
+        for step in (state.run_dir,) if state.run_dir else (1, -1):
+            rank = RANK_OF[last] + step
+            if 0 <= rank <= KING and rank * 4 + suit in held:
+                out.add(rank * 4 + suit)
+    if state.suit_mode >= 0:
+        out.update(c for c in held if SUIT_OF[c] == state.suit_mode)
+    return out
+
+
+def _first_plays(state: DealState, hand: list[int]) -> list[ActionTuple]:
+    """A turn's first card, or a draw (docs/rules.md §2 Matching and Drawing)."""
+    playable = state.rules.playable_on[RANK_OF[state.discard[-1]]][state.active_suit]
+    plays = _plays(state, playable.intersection(hand), len(hand))
+    if not plays or (
+        state.rules.may_draw_voluntarily and len(state.stock) + len(state.discard) > 1
+    ):
+        plays.append(DRAW_ACTION)
+    return plays
+
+
+def _plays(state: DealState, candidates: Set[int], hand_size: int) -> list[ActionTuple]:
+    """Play tuples for ``candidates``: a variant per named suit, and with/without announcing."""
+    rules = state.rules
+    if hand_size == 1 and (state.barred or not rules.finish_on_power):
+        if state.barred:
+            return []
+        candidates = {c for c in candidates if rules.power[c] is None}
+    names_suit = rules.names_suit
+    if hand_size != 2 and names_suit.isdisjoint(candidates):
+        return [PLAIN_PLAYS[c] for c in sorted(candidates)]
+    announces = (False, True) if hand_size == 2 else (False,)
+    return [
+        (PLAY, c, suit, announce)
+        for c in sorted(candidates)
+        for suit in (ALL_SUITS if c in names_suit else _NO_SUIT)
+        for announce in announces
+    ]
+
+
+def why_illegal(state: DealState, move: ActionTuple, legal: list[ActionTuple]) -> str:
+    """A sentence for the player saying why ``move`` is not among the ``legal`` ones."""
+    kind, card_id, suit, announce = move
+    hand = state.hands[state.current]
+    top = CARD_CODES[state.discard[-1]]
+    if kind == DRAW:
+        if state.must_cover:
+            return "you must cover the queen with another card"
+        if state.played:
+            return "you have played this turn: play on or end your turn"
+        if state.drawn >= 0:
+            return f"you have drawn: play {CARD_CODES[state.drawn]} or end your turn"
+        if state.pending_skip:
+            return "you must answer the skip or end your turn (missing it)"
+        return "you have a card you can play, and this ruleset does not let you draw instead"
+    if kind == END:
+        if state.must_cover:
+            return "you must cover the queen before your turn can end"
+        if state.pending_draw:
+            return f"you must answer the pick-up of {state.pending_draw} or draw it"
+        return "you must play or draw before ending your turn"
+    code = CARD_CODES[card_id]
+    if card_id not in hand:
+        return f"you do not hold {code}"
+    same_card = [a for a in legal if a[0] == PLAY and a[1] == card_id]
+    if same_card:
+        p = state.rules.power[card_id]
+        if p is not None and p.names_suit and suit < 0:
+            return f"{code} names a suit: say which (C, D, H or S)"
+        if suit >= 0 and not (p is not None and p.names_suit):
+            return f"{code} does not name a suit"
+        if announce:
+            return "you may announce last card only when the play leaves you one card"
+        return "that play is not allowed now"
+    if state.must_cover:
+        return f"you may not finish on {code}: the queen must be covered"
+    if state.played == 0 and state.pending_draw:
+        return f"you must answer the pick-up of {state.pending_draw} or draw it; {code} cannot answer it"
+    if state.played == 0 and state.pending_skip:
+        return f"you must answer the skip or end your turn; {code} cannot answer it"
+    if state.drawn >= 0:
+        return f"after drawing you may only play the card you drew ({CARD_CODES[state.drawn]})"
+    if len(hand) == 1 and state.barred:
+        return "you did not announce last card, so you may not play your last card this turn"
+    if (
+        len(hand) == 1
+        and not state.rules.finish_on_power
+        and state.rules.power[card_id] is not None
+    ):
+        return f"you may not finish on a power card ({code})"
+    if state.played:
+        return f"{code} does not continue your turn after {CARD_CODES[state.last]}"
+    if state.rules.must_not_be_lower and (
+        SUIT_OF[card_id] == state.active_suit or RANK_OF[card_id] == RANK_OF[state.discard[-1]]
+    ):
+        return f"{code} is lower than {top}"
+    return f"{code} does not match {top} or the active suit {SUITS[state.active_suit]}"
