@@ -140,8 +140,8 @@ def test_view_shows_own_hand_and_only_counts_of_others(staff, bob):
     mine = staff.get(f"/api/v1/matches/{match_id}/").json()
     theirs = bob.get(f"/api/v1/matches/{match_id}/").json()
 
-    assert mine["you"] == {"seat": 0, "hand": LAYOUT["hands"][0]}
-    assert theirs["you"] == {"seat": 1, "hand": LAYOUT["hands"][1]}
+    assert mine["you"] == {"seat": 0, "hand": LAYOUT["hands"][0], "drawn": None}
+    assert theirs["you"] == {"seat": 1, "hand": LAYOUT["hands"][1], "drawn": None}
     assert mine["top_card"] == "9H"
     assert [s["hand_count"] for s in mine["seats"]] == [7, 7]
     assert mine["legal_moves"]
