@@ -32,11 +32,9 @@ import json
 import os
 import random
 import resource
-import signal
-import socket
 import statistics
-import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections import Counter
@@ -44,10 +42,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks import shape
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "switchsite.settings")
 os.environ.setdefault("SECRET_KEY", "benchmark-only")
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 LONG_POLL_SECONDS = 30
 SLOW_SECONDS = 0.5  # answers slower than this are listed with when they happened
 
@@ -101,95 +100,7 @@ def create_players(count: int) -> list[Player]:
     return [Player(token.key) for token in tokens]
 
 
-# --- the server -----------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(workers: int) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    env = {**os.environ, "WEB_CONCURRENCY": str(workers), "PORT": str(port), "LOG_LEVEL": "WARNING"}
-    server = subprocess.Popen(
-        ["make", "--no-print-directory", "serve"],
-        cwd=PROJECT_ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=sys.stderr,
-        start_new_session=True,
-    )
-    return server, f"http://127.0.0.1:{port}"
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    os.killpg(server.pid, signal.SIGTERM)
-    try:
-        server.wait(30)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-
-
-def process_group(pgid: int) -> list[int]:
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[2]) == pgid:
-                pids.append(int(entry.name))
-    return pids
-
-
-def rss_mib(pids: list[int]) -> float:
-    total_kib = 0
-    for pid in pids:
-        try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total_kib += int(line.split()[1])
-        except OSError:
-            pass
-    return total_kib / 1024
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    ticks = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
-def load_average() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
 # --- the clients ------------------------------------------------------------------------------
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Token {token}"}
-
-
-async def wait_until_healthy(session: Any, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            async with session.get("/healthz") as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            pass
-        await asyncio.sleep(0.3)
-    raise SystemExit("the server did not answer /healthz")
 
 
 async def hold_stream(
@@ -199,7 +110,7 @@ async def hold_stream(
     import aiohttp
 
     while True:
-        headers = {**auth(player.token), "Last-Event-ID": str(player.feed_seq)}
+        headers = {**shape.auth(player.token), "Last-Event-ID": str(player.feed_seq)}
         try:
             async with session.get("/api/v1/players/me/stream/", headers=headers) as stream:
                 if stream.status != 200:
@@ -237,7 +148,7 @@ async def hold_long_polls(session: Any, player: Player, figures: Figures, until:
         first_wait = LONG_POLL_SECONDS
         path = f"/api/v1/players/me/events/?after={player.feed_seq}&wait={wait}"
         try:
-            async with session.get(path, headers=auth(player.token)) as answer:
+            async with session.get(path, headers=shape.auth(player.token)) as answer:
                 if answer.status != 200:
                     figures.dropped_polls += 1
                     figures.error(f"long poll answered {answer.status}")
@@ -259,7 +170,7 @@ async def play_matches(
     interval = len(seats) / rate
 
     async def api(method: str, path: str, token: str, body: Any = None) -> tuple[int, Any]:
-        async with session.request(method, path, json=body, headers=auth(token)) as answer:
+        async with session.request(method, path, json=body, headers=shape.auth(token)) as answer:
             return answer.status, await answer.json()
 
     async def new_match(a: Player, b: Player) -> tuple[int, dict[int, Player]]:
@@ -336,9 +247,9 @@ async def run(
     connector = aiohttp.TCPConnector(limit=0)
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=30)
     async with aiohttp.ClientSession(base_url, connector=connector, timeout=timeout) as session:
-        await wait_until_healthy(session)
-        server = process_group(pgid) if pgid else []
-        rss_idle = rss_mib(server)
+        await shape.wait_until_healthy(session)
+        server = shape.process_group(pgid) if pgid else []
+        rss_idle = shape.rss_mib(server)
 
         print(f"opening {len(streamers)} streams …", flush=True)
         started = time.monotonic()
@@ -359,9 +270,9 @@ async def run(
         while not all(e.is_set() or t.done() for e, t in zip(opened, stream_tasks, strict=True)):
             await asyncio.sleep(0.1)
         opened_in = time.monotonic() - started
-        rss_streams = rss_mib(server)
-        cpu_before = cpu_seconds(server)
-        load_before = load_average()
+        rss_streams = shape.rss_mib(server)
+        cpu_before = shape.cpu_seconds(server)
+        load_before = shape.load_average()
 
         print(
             f"streams open after {opened_in:.1f} s; {len(pollers)} long polls; "
@@ -379,9 +290,9 @@ async def run(
             play_matches(session, pairs, figures, until, args.moves_per_second),
             check_health(session, figures, until),
         )
-        rss_all = rss_mib(server)
-        cpu_held = cpu_seconds(server) - cpu_before
-        load_after = load_average()
+        rss_all = shape.rss_mib(server)
+        cpu_held = shape.cpu_seconds(server) - cpu_before
+        load_after = shape.load_average()
         await asyncio.gather(*poll_tasks)
         for task in stream_tasks:  # held the whole time: what ends now is not a drop
             task.cancel()
@@ -396,13 +307,6 @@ async def run(
         load_before,
         load_after,
     )
-
-
-def percentile(values: list[float], share: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def report(
@@ -429,12 +333,12 @@ def report(
     moves = figures.move_seconds
     print(
         f"moves {len(moves)} ({figures.move_errors} refused): "
-        f"p50 {percentile(moves, 0.5) * ms:.0f} ms, p99 {percentile(moves, 0.99) * ms:.0f} ms"
+        f"p50 {shape.percentile(moves, 0.5) * ms:.0f} ms, p99 {shape.percentile(moves, 0.99) * ms:.0f} ms"
     )
     delivery = figures.delivery_seconds
     print(
-        f"your_turn delivered {len(delivery)}: p50 {percentile(delivery, 0.5) * ms:.0f} ms, "
-        f"p95 {percentile(delivery, 0.95) * ms:.0f} ms, max {max(delivery, default=0) * ms:.0f} ms"
+        f"your_turn delivered {len(delivery)}: p50 {shape.percentile(delivery, 0.5) * ms:.0f} ms, "
+        f"p95 {shape.percentile(delivery, 0.95) * ms:.0f} ms, max {max(delivery, default=0) * ms:.0f} ms"
     )
     health = figures.healthz_seconds
     print(
@@ -487,13 +391,14 @@ def main() -> None:
 
     server, base_url, pgid = None, args.base_url, None
     if base_url is None:
-        server, base_url = start_server(args.workers)
+        logs = Path(tempfile.mkdtemp(prefix="streams-load-"))
+        server, base_url = shape.web({**os.environ, "LOG_LEVEL": "WARNING"}, logs, args.workers)
         pgid = server.pid
     try:
         asyncio.run(run(args, players, base_url, pgid))
     finally:
         if server is not None:
-            stop_server(server)
+            server.stop()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,281 @@
+"""The production shape started from a script: a private PostgreSQL cluster and redis-server of the
+script's own (on free ports, in a temporary directory, so the machine's services are never
+touched), and the service's processes as the README runs them — ``make serve`` (uvicorn),
+``make worker``, ``make beat`` — each of which can be killed, stopped and started again.
+
+Used by the load benchmarks and the fault drill; nothing here is imported by the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_port(port: int, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"{what} did not come up on port {port}")
+
+
+class Process:
+    """One of the service's processes in its own process group (so that killing it kills its
+    children: uvicorn's and Celery's worker processes), its output in a log file."""
+
+    def __init__(self, name: str, command: list[str], env: Mapping[str, str], logs: Path) -> None:
+        self.name, self.command, self.env = name, command, dict(env)
+        self.log = logs / f"{name}.log"
+        self.popen: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        with self.log.open("ab") as log:
+            self.popen = subprocess.Popen(
+                self.command,
+                cwd=PROJECT_ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+            )
+
+    @property
+    def pid(self) -> int:
+        assert self.popen is not None
+        return self.popen.pid
+
+    def alive(self) -> bool:
+        return self.popen is not None and self.popen.poll() is None
+
+    def kill(self) -> None:
+        """``kill -9`` of the whole group: nothing acknowledged, nothing handed back."""
+        self._signal(signal.SIGKILL)
+        self._wait(10)
+
+    def stop(self, seconds: float = 30) -> None:
+        if self.alive():
+            self._signal(signal.SIGTERM)
+            if not self._wait(seconds):
+                self.kill()
+
+    def _signal(self, signum: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.pid, signum)
+
+    def _wait(self, seconds: float) -> bool:
+        assert self.popen is not None
+        try:
+            self.popen.wait(seconds)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
+
+class PrivatePostgres:
+    """A PostgreSQL cluster of the script's own: ``initdb`` (as the ``postgres`` user when run as
+    root, which PostgreSQL refuses to be), trust authentication, a free port."""
+
+    def __init__(self) -> None:
+        self.bin = Path(sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1])
+        directory = Path(tempfile.mkdtemp(prefix="switch-postgres-"))
+        self.data = directory / "data"
+        self.port = free_port()
+        if os.geteuid() == 0:
+            shutil.chown(directory, "postgres")
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        self.start()
+        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "switch")
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/switch"
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.data} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-w",
+            "-l",
+            str(self.data / "log"),
+            "start",
+        )
+
+    def stop(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def _run(self, program: str, *args: str) -> None:
+        command = [str(self.bin / program), *args]
+        if os.geteuid() == 0:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+class PrivateRedis:
+    """A redis-server of the script's own that keeps nothing on disk: stopping it loses every
+    queued message, as a broker that crashes does."""
+
+    def __init__(self, directory: Path) -> None:
+        self.port = free_port()
+        self.directory = directory
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                *("redis-server", "--port", str(self.port), "--bind", "127.0.0.1"),
+                *("--save", "", "--appendonly", "no", "--dir", str(self.directory)),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for_port(self.port, 10, "redis-server")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+
+def service_env(database_url: str, broker_url: str, **extra: str) -> dict[str, str]:
+    """The environment of every process of the service (README: "Configuration")."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": broker_url,
+        "SECRET_KEY": "benchmark-only",
+        "DJANGO_SETTINGS_MODULE": "switchsite.settings",
+        "LOG_LEVEL": "WARNING",
+        **extra,
+    }
+
+
+def migrate(env: Mapping[str, str]) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=PROJECT_ROOT,
+        env=dict(env),
+        check=True,
+    )
+
+
+def web(env: Mapping[str, str], logs: Path, workers: int) -> tuple[Process, str]:
+    """``make serve`` with ``workers`` uvicorn processes on a free port; returns it and its URL."""
+    port = free_port()
+    server = Process(
+        "web",
+        ["make", "--no-print-directory", "serve"],
+        {**env, "WEB_CONCURRENCY": str(workers), "PORT": str(port)},
+        logs,
+    )
+    return server, f"http://127.0.0.1:{port}"
+
+
+def worker(env: Mapping[str, str], logs: Path, name: str, concurrency: int = 2) -> Process:
+    """``make worker``'s command, with a name of its own (several may run)."""
+    command = [sys.executable, "-m", "celery", "-A", "switchsite", "worker", "--loglevel=INFO"]
+    command += ["--concurrency", str(concurrency), "--hostname", f"{name}@%h"]
+    return Process(name, command, env, logs)
+
+
+def beat(env: Mapping[str, str], logs: Path) -> Process:
+    command = [sys.executable, "-m", "celery", "-A", "switchsite", "beat", "--loglevel=INFO"]
+    command += ["--schedule", str(logs / "celerybeat-schedule")]
+    return Process("beat", command, env, logs)
+
+
+def process_group(pgid: int) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[2]) == pgid:
+                pids.append(int(entry.name))
+    return pids
+
+
+def rss_mib(pids: list[int]) -> float:
+    total_kib = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total_kib += int(line.split()[1])
+        except OSError:
+            pass
+    return total_kib / 1024
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Token {token}"}
+
+
+async def wait_until_healthy(session: Any, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            async with session.get("/healthz") as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            pass
+        await asyncio.sleep(0.3)
+    raise SystemExit("the server did not answer /healthz")
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
