@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +40,8 @@ from games.engine.rng import seed_commitment
 
 DEAL_END_EVENTS = frozenset({"deal_end", "hand_end"})  # they reveal the seed of the deal they end
 SEAT_CHANGE_EVENTS = frozenset({"bot_takeover", "resign"})
-# The service plays at most this many default actions for a timed-out turn (MAX_TIMEOUT_ACTIONS).
+# At most this many default actions for a timed-out turn (a turn needs a few: draw, play, end turn;
+# a queen covered by queens one more each).
 MAX_TIMEOUT_ACTIONS = 20
 
 LoggedEvent = dict[str, Any]  # {"seq", "type", "seat", "data", "private"}, as MatchEvent rows hold
@@ -283,18 +284,27 @@ def _find_action(
     return action, after, at + longest
 
 
+def turn_defaults(game: GameState) -> Iterator[tuple[Action, list[Event]]]:
+    """The default actions a timed-out turn takes, applied one by one with their events, to the
+    turn's end: after a draw that may be followed by a play, the turn is ended too rather than
+    left with a spent clock. Stops when nobody is to move (a default that ended the deal), and
+    after MAX_TIMEOUT_ACTIONS whatever happens, so that an engine bug cannot hang a worker."""
+    turn = game.turn_id
+    for _ in range(MAX_TIMEOUT_ACTIONS):
+        action = game.default_action()
+        yield action, game.apply(action)
+        if game.turn_id != turn or game.to_move is None:
+            return
+
+
 def _play_defaults(
     game: GameState, log: list[LoggedEvent], at: int, seed: str | None
 ) -> tuple[tuple[Action, ...], int]:
     """Play the default actions of a timed-out turn as the service does, checking their events."""
-    turn = game.turn_id
     actions = []
-    for _ in range(MAX_TIMEOUT_ACTIONS):
-        action = game.default_action()
+    for action, events in turn_defaults(game):
         actions.append(action)
-        at = _expect(log, at, _as_logged(game.apply(action), seed))
-        if game.turn_id != turn or game.to_move is None:
-            break
+        at = _expect(log, at, _as_logged(events, seed))
     return tuple(actions), at
 
 

@@ -35,18 +35,14 @@ from games import bots, catalog, errors, notifier, signals
 from games.engine import protocol
 from games.engine.rng import seed_commitment
 from games.models import Challenge, FeedEvent, Invitation, Match, MatchEvent, Player, Seat
+from games.replay import DEAL_END_EVENTS, turn_defaults
 from games.selectors import MatchInPlay, match_in_play, match_view
 from switchsite.tasks import publish_after_commit
 
-# Events that close a deal (shedding) or a hand (Abbott): the deal's secret seed is revealed in them.
-DEAL_END_EVENTS = frozenset({"deal_end", "hand_end"})
 RESIGN_POLICIES = ("bot", "forfeit")
 # Who plays on for a player who resigns or runs out of time three times (both games have one).
 REPLACEMENT_BOT = "heuristic"
 STRIKES_BEFORE_TAKEOVER = 3
-# A bound on the default actions a timed-out turn takes (a turn needs a few: draw, play, end turn;
-# a queen covered by queens one more each), so that an engine bug cannot hang a worker.
-MAX_TIMEOUT_ACTIONS = 20
 # How often an operation is tried again when the match changed under it before it gives up with
 # 409 ``match_busy`` (only a match changed many times a second by others gets there).
 WRITE_ATTEMPTS = 5
@@ -430,13 +426,8 @@ def turn_timeout_apply(*, match_id: int) -> bool:
         change = _Change()
         change.seat_changed(seat, "strikes")
         events = [protocol.Event("timeout", seat.index, {"strikes": seat.strikes})]
-        # The turn's time is up, so its default actions run to its end: after a draw that may be
-        # followed by a play, say, the turn is ended too rather than left with a spent clock.
-        turn = game.turn_id
-        for _ in range(MAX_TIMEOUT_ACTIONS):
-            events += game.apply(game.default_action())
-            if game.turn_id != turn:
-                break
+        for _, defaults in turn_defaults(game):
+            events += defaults
         if seat.strikes >= STRIKES_BEFORE_TAKEOVER and not seat.is_bot:
             seat.bot_strategy = REPLACEMENT_BOT
             change.seat_changed(seat, "bot_strategy")

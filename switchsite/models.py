@@ -12,7 +12,6 @@ class IdempotentRequest(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=200)
     fingerprint = models.CharField(max_length=64)
-    in_flight = models.BooleanField(default=True)
     response_status = models.PositiveSmallIntegerField(null=True, blank=True)
     response_body = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -25,4 +24,4 @@ class IdempotentRequest(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.key} ({'in flight' if self.in_flight else self.response_status})"
+        return f"{self.key} ({self.response_status})"

@@ -43,10 +43,6 @@ class ServiceError(Exception):
         self.errors = errors  # per field or place in the body, as validation errors give them
 
 
-class RequestInFlight(ServiceError):
-    status, code = 409, "request_in_flight"
-
-
 class IdempotencyKeyReused(ServiceError):
     status, code = 422, "idempotency_key_reused"
 

@@ -194,9 +194,6 @@ REST_FRAMEWORK = {
 # Request bodies of the API are small JSON documents; anything bigger is refused with 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024)
 
-# An Idempotency-Key whose first request died mid-flight is usable again after this long.
-IDEMPOTENCY_IN_FLIGHT_SECONDS = env.int("IDEMPOTENCY_IN_FLIGHT_SECONDS", default=60)
-
 # Long polls and Server-Sent Events wait for a commit notification (games.notifier), not a timer.
 # A stream ends after SSE_MAX_SECONDS (the client reconnects with Last-Event-ID) and sends a comment
 # line after SSE_KEEPALIVE_SECONDS of silence. Waiting requests read the database through

@@ -1,8 +1,9 @@
 """``Idempotency-Key``: a retried write returns the first answer and applies nothing twice.
 
-As in pretix: one row per (caller, key) holds the answer. A repeat while the first request is still
-being served gets 409 ``request_in_flight`` with ``Retry-After``; a repeat with a different body is
-refused; a first attempt answered "try again" (409, 429, 5xx) is forgotten, so it may be retried.
+As in pretix, one row per (caller, key) holds the answer; a repeat with a different body is
+refused. Unlike pretix, the row is written in the request's own transaction: a repeat that arrives
+while the first is being served waits for it and gets its answer, and a request that died before
+committing leaves the key free.
 """
 
 from __future__ import annotations
@@ -11,27 +12,19 @@ import contextlib
 import functools
 import hashlib
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import DatabaseError, IntegrityError, transaction
-from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from switchsite.models import IdempotentRequest
-from switchsite.problems import (
-    PROBLEM_CONTENT_TYPE,
-    IdempotencyKeyReused,
-    InvalidHeader,
-    RequestInFlight,
-)
+from switchsite.problems import PROBLEM_CONTENT_TYPE, IdempotencyKeyReused, InvalidHeader
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 200
 # Answers that invite a retry: not stored, so the same key can be used again.
-RETRYABLE_STATUSES = frozenset({409, 429, 500, 502, 503, 504})
+RETRYABLE = frozenset({409, 429, 500, 502, 503, 504})
 
 
 def _fingerprint(request: Request) -> str:
@@ -42,36 +35,18 @@ def _fingerprint(request: Request) -> str:
     return digest.hexdigest()
 
 
-def _claim(request: Request, key: str) -> IdempotentRequest | Response:
-    """Claim the key for this request, or return the stored answer of an earlier one.
-
-    A claim whose request died mid-flight (its process was killed, its database connection lost)
-    is taken over once it is ``IDEMPOTENCY_IN_FLIGHT_SECONDS`` old: nothing it did was committed,
-    because a request's write and the completion of its claim commit together.
-    """
-    fingerprint = _fingerprint(request)
+def _claim(user: Any, key: str, fingerprint: str) -> IdempotentRequest | Response:
+    """In the request's transaction: a new row for the key, or the stored answer of an earlier
+    request with it. The new row is not committed until the request's own write is, so a
+    duplicate arriving meanwhile waits on it and then gets the answer — and a request that dies
+    before its commit leaves nothing behind: the key is free again at once."""
     try:
         with transaction.atomic():
-            return IdempotentRequest.objects.create(
-                user=request.user, key=key, fingerprint=fingerprint
-            )
+            return IdempotentRequest.objects.create(user=user, key=key, fingerprint=fingerprint)
     except IntegrityError:
-        earlier = IdempotentRequest.objects.filter(user=request.user, key=key).first()
-    if earlier is None:  # the first attempt failed and was forgotten meanwhile: try again
-        return _claim(request, key)
+        earlier = IdempotentRequest.objects.get(user=user, key=key)
     if earlier.fingerprint != fingerprint:
         raise IdempotencyKeyReused(f"The {HEADER} {key!r} was used for a different request.")
-    if earlier.in_flight:
-        now = timezone.now()
-        abandoned_before = now - timedelta(seconds=settings.IDEMPOTENCY_IN_FLIGHT_SECONDS)
-        taken_over = IdempotentRequest.objects.filter(
-            pk=earlier.pk, in_flight=True, created_at__lt=abandoned_before
-        ).update(created_at=now)
-        if taken_over:
-            return earlier
-        raise RequestInFlight(
-            f"A request with the {HEADER} {key!r} is still being processed.", retry_after=1
-        )
     replay = Response(
         earlier.response_body,
         status=earlier.response_status,
@@ -82,18 +57,18 @@ def _claim(request: Request, key: str) -> IdempotentRequest | Response:
 
 
 def _complete(claim: IdempotentRequest, response: Response) -> None:
-    claim.in_flight = False
     claim.response_status = response.status_code
     claim.response_body = response.data
-    claim.save(update_fields=["in_flight", "response_status", "response_body"])
+    claim.save(update_fields=["response_status", "response_body"])
 
 
 def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
     """Decorate a DRF view method whose effects must happen at most once per key.
 
-    The handler's writes and the stored answer commit in one transaction, so a key is either
-    answered for good or left to be retried — never both applied and forgotten. Answers that say
-    "try again" (409, 429, 5xx) are not stored, as in pretix: the key may be used again.
+    The key's row, the handler's writes and the stored answer commit in one transaction, so a key
+    is either answered for good or free to be retried — never both applied and forgotten. A
+    refusal is stored too (a retry gets the same answer), except answers that say "try again"
+    (409, 429, 5xx): after those the key may be used again.
     """
 
     @functools.wraps(handler)
@@ -103,22 +78,25 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
             return handler(view, request, *args, **kwargs)
         if len(key) > MAX_KEY_LENGTH:
             raise InvalidHeader(f"{HEADER} must be at most {MAX_KEY_LENGTH} characters.")
-        claim = _claim(request, key)
-        if isinstance(claim, Response):
-            return claim
+        fingerprint = _fingerprint(request)
         try:
             with transaction.atomic():
+                claim = _claim(request.user, key, fingerprint)
+                if isinstance(claim, Response):
+                    return claim
                 response = handler(view, request, *args, **kwargs)
                 _complete(claim, response)
+                return response
         except Exception as error:
             response = view.handle_exception(error)  # the problem document the caller gets
-            # Nothing was applied; keep a final answer, or forget the key so it can be retried.
-            # (If the database is what failed, the claim expires by itself.)
-            with contextlib.suppress(DatabaseError):
-                if response.status_code in RETRYABLE_STATUSES:
-                    claim.delete()
-                else:
-                    _complete(claim, response)
+            if isinstance(error, IdempotencyKeyReused) or response.status_code in RETRYABLE:
+                return response
+        # Nothing was applied: keep the refusal as the key's answer (unless the database is what
+        # failed, or a duplicate stored its answer first).
+        with contextlib.suppress(DatabaseError), transaction.atomic():
+            claim = _claim(request.user, key, fingerprint)
+            if not isinstance(claim, Response):
+                _complete(claim, response)
         return response
 
     return wrapper
