@@ -77,9 +77,17 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+# PostgreSQL: a write never waits long for a row lock — past DATABASE_LOCK_TIMEOUT seconds it
+# fails and the API answers 503 service_unavailable with Retry-After, never a request that hangs.
+DATABASE_LOCK_TIMEOUT = env.float("DATABASE_LOCK_TIMEOUT", default=5.0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Take the write lock when a transaction begins, so concurrent writers queue instead of failing.
+    # One process and one writer at a time: take the write lock when a transaction begins, so
+    # concurrent writers queue (up to 20 s) instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
+else:
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        options=f"-c lock_timeout={int(DATABASE_LOCK_TIMEOUT * 1000)}"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
