@@ -1,0 +1,189 @@
+"""Moves under load against the production shape, beside the floor of an authenticated read.
+
+    python -m benchmarks.move_load [--clients 32] [--seconds 15] [--rounds 2] [--workers 2]
+
+It starts its own PostgreSQL, Redis and ``make serve`` (:mod:`benchmarks.shape`), makes the players
+with the ORM, and then, from one asyncio process, runs ``--clients`` concurrent clients in two
+kinds of round, interleaved (floor, moves, floor, moves, …) because the machine is shared:
+
+- **floor**: each client asks ``GET /api/v1/players/me/`` as fast as answers come — an
+  authenticated read of the caller's profile: the token, one row, one count;
+- **moves**: each client plays a heads-up match holding both seats' tokens: the seat to move reads
+  its view (``GET …/matches/{id}/``) and posts one of its legal moves (``POST …/moves/``), again
+  and again (a finished match is replaced by a new one).
+
+It prints the requests per second of each round, their ratio (move-and-view requests against the
+floor), moves per second and the move answers' p50/p99, and the machine's load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmarks import shape
+
+
+@dataclass
+class Round:
+    kind: str
+    requests: int = 0
+    moves: int = 0
+    errors: int = 0
+    move_seconds: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Pair:
+    """One client's two players (seat 0 and seat 1 of its match)."""
+
+    tokens: tuple[str, str]
+    match_id: int = 0
+    to_move: int = 0
+
+
+def make_players(env: dict[str, str], count: int) -> list[tuple[str, str]]:
+    """``count`` pairs of players with tokens, made with the ORM (registering through the API
+    would spend the time hashing passwords)."""
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.db import connections
+    from rest_framework.authtoken.models import Token
+
+    from games.models import Player
+
+    users = get_user_model().objects.bulk_create(
+        get_user_model()(username=f"load{n}", password="!") for n in range(2 * count)
+    )
+    Player.objects.bulk_create(Player(user=user) for user in users)
+    tokens = Token.objects.bulk_create(Token(user=u, key=Token.generate_key()) for u in users)
+    connections.close_all()
+    keys = [token.key for token in tokens]
+    return list(zip(keys[0::2], keys[1::2], strict=True))
+
+
+async def new_match(session: Any, pair: Pair) -> None:
+    first, second = pair.tokens
+    body = {"ruleset": "switch", "seats": 2, "deals": 1}
+    async with session.post("/api/v1/matches/", json=body, headers=shape.auth(first)) as answer:
+        pair.match_id = (await answer.json())["id"]
+    path = f"/api/v1/matches/{pair.match_id}/"
+    async with session.post(path + "join/", headers=shape.auth(second)):
+        pass
+    async with session.post(path + "start/", headers=shape.auth(first)) as answer:
+        pair.to_move = (await answer.json())["to_move"]
+
+
+async def floor_client(session: Any, token: str, result: Round, until: float) -> None:
+    while time.monotonic() < until:
+        async with session.get("/api/v1/players/me/", headers=shape.auth(token)) as answer:
+            await answer.read()
+            result.requests += 1
+            result.errors += answer.status != 200
+
+
+async def move_client(session: Any, pair: Pair, result: Round, until: float) -> None:
+    while time.monotonic() < until:
+        headers = shape.auth(pair.tokens[pair.to_move])
+        path = f"/api/v1/matches/{pair.match_id}/"
+        async with session.get(path, headers=headers) as answer:
+            view = await answer.json()
+            result.requests += 1
+        if view["status"] != "active":
+            await new_match(session, pair)
+            continue
+        moves = view["legal_moves"]
+        move = next((m for m in moves if m["action"] == "play"), moves[0])
+        started = time.monotonic()
+        async with session.post(path + "moves/", json=move, headers=headers) as answer:
+            body = await answer.json()
+            result.requests += 1
+        if answer.status != 201:
+            result.errors += 1
+            continue
+        result.moves += 1
+        result.move_seconds.append(time.monotonic() - started)
+        pair.to_move = body["view"]["to_move"] if body["view"]["to_move"] is not None else 0
+
+
+async def run(args: argparse.Namespace, base_url: str, pairs: list[Pair]) -> list[Round]:
+    import aiohttp
+
+    connector = aiohttp.TCPConnector(limit=args.clients)
+    async with aiohttp.ClientSession(base_url, connector=connector) as session:
+        await shape.wait_until_healthy(session)
+        await asyncio.gather(*(new_match(session, pair) for pair in pairs))
+        rounds = []
+        for _ in range(args.rounds):
+            for kind in ("floor", "moves"):
+                result, until = Round(kind), time.monotonic() + args.seconds
+                if kind == "floor":
+                    work = [floor_client(session, p.tokens[0], result, until) for p in pairs]
+                else:
+                    work = [move_client(session, p, result, until) for p in pairs]
+                await asyncio.gather(*work)
+                rounds.append(result)
+        return rounds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="WEB_CONCURRENCY of make serve")
+    args = parser.parse_args()
+
+    logs = Path(tempfile.mkdtemp(prefix="switch-move-load-"))
+    postgres, redis = shape.PrivatePostgres(), shape.PrivateRedis(logs)
+    env = shape.service_env(
+        postgres.url,
+        redis.url,
+        THROTTLE_USER_RATE="10000000/minute",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+    )
+    try:
+        shape.migrate(env)
+        pairs = [Pair(tokens) for tokens in make_players(env, args.clients)]
+        server, base_url = shape.web(env, logs, args.workers)
+        try:
+            rounds = asyncio.run(run(args, base_url, pairs))
+        finally:
+            server.stop()
+    finally:
+        redis.stop()
+        postgres.stop()
+    report(args, rounds)
+
+
+def report(args: argparse.Namespace, rounds: list[Round]) -> None:
+    rate = {
+        kind: [r.requests / args.seconds for r in rounds if r.kind == kind]
+        for kind in ("floor", "moves")
+    }
+    print(f"{args.clients} clients, {args.workers} uvicorn processes, {args.seconds:.0f} s rounds")
+    for result in rounds:
+        line = f"  {result.kind:5}: {result.requests / args.seconds:7.1f} requests/s"
+        if result.kind == "moves":
+            ms = [s * 1000 for s in result.move_seconds]
+            line += (
+                f", {result.moves / args.seconds:6.1f} moves/s, move p50 "
+                f"{shape.percentile(ms, 0.5):.0f} ms, p99 {shape.percentile(ms, 0.99):.0f} ms"
+            )
+        print(line + f", errors {result.errors}")
+    ratios = [m / f for f, m in zip(rate["floor"], rate["moves"], strict=True)]
+    print(f"moves and views per second against the floor: {', '.join(f'{r:.2f}' for r in ratios)}")
+    print(f"machine load: {shape.load_average()}")
+
+
+if __name__ == "__main__":
+    main()
