@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from games import catalog, errors
@@ -64,13 +64,14 @@ def match_in_play(*, match_id: int) -> MatchInPlay:
     match = seats[0].match
     for seat in seats:
         seat.match = match  # one Match instance for all, so changes made through a seat are seen
+    assert match.state is not None  # a match has its engine state from its creation on
     game = catalog.load_game(match.game, match.state)
     return MatchInPlay(
         match=match, seats=seats, game=game, read_version=match.version, read_turn=game.turn_id
     )
 
 
-def viewer_seat(*, seats: Iterable[Seat], user: AbstractBaseUser) -> int | None:
+def viewer_seat(*, seats: Iterable[Seat], user: User) -> int | None:
     """The seat the user plays in this match, or None for a spectator."""
     return next(
         (s.index for s in seats if s.player_id == user.pk and not s.resigned),
@@ -79,7 +80,7 @@ def viewer_seat(*, seats: Iterable[Seat], user: AbstractBaseUser) -> int | None:
 
 
 def match_list(
-    *, user: AbstractBaseUser, status: str | None = None, mine: bool = False, open: bool = False
+    *, user: User, status: str | None = None, mine: bool = False, open: bool = False
 ) -> QuerySet[Match]:
     """Matches newest first; ``mine``: those the user is seated in; ``open``: the lobby — waiting
     matches with a free seat for a player, in which the user is not seated."""
@@ -135,7 +136,7 @@ def match_view(*, play: MatchInPlay, seat: int | None) -> dict[str, Any]:
     view["seats"] = [
         {
             **(engine_seats[s.index] if s.index < len(engine_seats) else {"seat": s.index}),
-            "player": s.player.get_username() if s.player_id else None,
+            "player": s.player.get_username() if s.player else None,
             "bot": s.bot_strategy or None,
             "resigned": s.resigned,
         }
@@ -144,14 +145,14 @@ def match_view(*, play: MatchInPlay, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def match_view_for(*, match_id: int, user: AbstractBaseUser) -> dict[str, Any]:
+def match_view_for(*, match_id: int, user: User) -> dict[str, Any]:
     """The match as ``user`` may see it now (one query)."""
     play = match_in_play(match_id=match_id)
     return match_view(play=play, seat=viewer_seat(seats=play.seats, user=user))
 
 
 def match_events(
-    *, match: Match, user: AbstractBaseUser, after: int, limit: int, counted: bool = True
+    *, match: Match, user: User, after: int, limit: int, counted: bool = True
 ) -> tuple[list[dict[str, Any]], int | None]:
     """Events with ``seq > after`` as the user may see them, oldest first, and how many there are
     (unless not ``counted``: streams need no count, and save its query)."""
@@ -163,7 +164,7 @@ def match_events(
 
 
 def match_events_now(
-    *, match_id: int, user: AbstractBaseUser, after: int, limit: int, counted: bool = True
+    *, match_id: int, user: User, after: int, limit: int, counted: bool = True
 ) -> tuple[list[dict[str, Any]], int | None, bool]:
     """:func:`match_events` for a reader that waits, with the match read again each time (its status
     decides what is revealed), and whether the match is over — read first, so that "over" implies
@@ -213,7 +214,7 @@ def player_summary(*, player: Player) -> dict[str, Any]:
     }
 
 
-def challenge_list(*, user: AbstractBaseUser, status: str | None = None) -> QuerySet[Challenge]:
+def challenge_list(*, user: User, status: str | None = None) -> QuerySet[Challenge]:
     """The user's challenges, sent and received, newest first."""
     challenges = (
         Challenge.objects.filter(Q(challenger=user) | Q(invitations__player=user))
@@ -226,7 +227,7 @@ def challenge_list(*, user: AbstractBaseUser, status: str | None = None) -> Quer
     return challenges.filter(status=status) if status else challenges
 
 
-def challenge_get(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
+def challenge_get(*, challenge_id: int, user: User) -> Challenge:
     """One of the user's challenges; others' are as good as absent (404)."""
     challenge = challenge_list(user=user).filter(pk=challenge_id).first()
     if challenge is None:

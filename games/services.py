@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Q, Subquery, Value, When
 from django.utils import timezone
@@ -88,7 +88,7 @@ class _Change:
 # --- players -------------------------------------------------------------------------------------
 
 
-def player_register(*, username: str, password: str) -> tuple[AbstractBaseUser, str]:
+def player_register(*, username: str, password: str) -> tuple[User, str]:
     """Create a user with a game profile and an API token; returns the user and the token key.
 
     The username is stored in NFKC form and compared case-folded, so look-alikes made of
@@ -133,12 +133,12 @@ def token_obtain(*, username: str, password: str, rotate: bool = False) -> str:
     return token.key
 
 
-def tokens_revoke(*, user: AbstractBaseUser) -> None:
+def tokens_revoke(*, user: User) -> None:
     """Revoke the user's API tokens (their password changed: the old credentials are void)."""
     Token.objects.filter(user=user).delete()
 
 
-def player_profile(*, user: AbstractBaseUser) -> Player:
+def player_profile(*, user: User) -> Player:
     """The user's game profile, created on first use (for users made in the admin)."""
     player, _ = Player.objects.get_or_create(user=user)
     return player
@@ -188,7 +188,7 @@ def feed_append(entries: Sequence[FeedEntry]) -> None:
 
 def match_create(
     *,
-    creator: AbstractBaseUser,
+    creator: User,
     ruleset: str,
     seats: int,
     options: Mapping[str, Any] | None = None,
@@ -198,7 +198,7 @@ def match_create(
     turn_seconds: int | None = None,
     layout: Mapping[str, Any] | None = None,
     on_resign: str = "bot",
-    players: Sequence[AbstractBaseUser | None] | None = None,
+    players: Sequence[User | None] | None = None,
     auto_start: bool = False,
 ) -> Match:
     """A new match waiting for players.
@@ -251,7 +251,7 @@ def match_create(
 
 
 def _validated_bots(
-    wanted: Sequence[Mapping[str, Any]], *, seated: Sequence[AbstractBaseUser | None], game: str
+    wanted: Sequence[Mapping[str, Any]], *, seated: Sequence[User | None], game: str
 ) -> dict[int, str]:
     chosen: dict[int, str] = {}
     for bot in wanted:
@@ -268,7 +268,7 @@ def _validated_bots(
     return chosen
 
 
-def match_join(*, match_id: int, user: AbstractBaseUser, seat: int | None = None) -> MatchInPlay:
+def match_join(*, match_id: int, user: User, seat: int | None = None) -> MatchInPlay:
     """Take a free seat (the first, or the one asked for) of a match that has not started. The
     players already seated hear of it; a match made to ``auto_start`` starts when it is full."""
     player_profile(user=user)
@@ -282,16 +282,16 @@ def match_join(*, match_id: int, user: AbstractBaseUser, seat: int | None = None
         free = _free_seats(play)
         if not free:
             raise errors.MatchFull("Every seat of this match is taken.")
-        if seat is None:
-            chosen = free[0]
-        else:
-            chosen = next((s for s in free if s.index == seat), None)
-            if chosen is None:
+        chosen = free[0]
+        if seat is not None:
+            asked = next((s for s in free if s.index == seat), None)
+            if asked is None:
                 if not 0 <= seat < play.match.seat_count:
                     raise protocol.InvalidAction(
                         f"seat must be between 0 and {play.match.seat_count - 1}"
                     )
                 raise errors.SeatTaken(f"Seat {seat} is taken.")
+            chosen = asked
         change = _Change(feed=_seat_news(play, "player_joined", chosen.index, user))
         chosen.player = user
         change.seat_changed(chosen, "player")
@@ -304,7 +304,7 @@ def match_join(*, match_id: int, user: AbstractBaseUser, seat: int | None = None
     return _retrying(join)
 
 
-def match_start(*, match_id: int, user: AbstractBaseUser) -> MatchInPlay:
+def match_start(*, match_id: int, user: User) -> MatchInPlay:
     """Deal the first hand. Only the creator or staff may start, once every seat is filled."""
 
     def start() -> MatchInPlay:
@@ -339,7 +339,7 @@ def _free_seats(play: MatchInPlay) -> list[Seat]:
     return [s for s in play.seats if s.player_id is None and not s.is_bot]
 
 
-def _seat_news(play: MatchInPlay, news: str, seat: int, user: AbstractBaseUser) -> list[FeedEntry]:
+def _seat_news(play: MatchInPlay, news: str, seat: int, user: User) -> list[FeedEntry]:
     """``player_joined`` / ``player_left`` for every other player seated at a waiting match."""
     data = {"seat": seat, "player": user.get_username()}
     return [
@@ -352,7 +352,7 @@ def _seat_news(play: MatchInPlay, news: str, seat: int, user: AbstractBaseUser) 
 def move_apply(
     *,
     match_id: int,
-    user: AbstractBaseUser,
+    user: User,
     action: Mapping[str, Any],
     expected_version: int | None = None,
 ) -> MoveResult:
@@ -419,9 +419,10 @@ def turn_timeout_apply(*, match_id: int) -> bool:
         play = match_in_play(match_id=match_id)
         match, game = play.match, play.game
         deadline = match.turn_deadline
-        if match.status != Match.Status.ACTIVE or deadline is None or timezone.now() < deadline:
+        mover = play.seat_to_move
+        if mover is None or deadline is None or timezone.now() < deadline:
             return False
-        seat = play.seats[game.to_move]
+        seat = mover
         seat.strikes += 1
         change = _Change()
         change.seat_changed(seat, "strikes")
@@ -438,7 +439,7 @@ def turn_timeout_apply(*, match_id: int) -> bool:
     return _retrying(timeout)
 
 
-def match_resign(*, match_id: int, user: AbstractBaseUser) -> MatchInPlay:
+def match_resign(*, match_id: int, user: User) -> MatchInPlay:
     """The user leaves: before the start the seat is freed; after it a bot takes the seat, or
     (``on_resign = forfeit``, or nobody left to play) the match is abandoned."""
 
@@ -491,13 +492,13 @@ class MatchSettings:
 
 
 def challenge_create(
-    *, challenger: AbstractBaseUser, invitees: Sequence[str], settings: MatchSettings
+    *, challenger: User, invitees: Sequence[str], settings: MatchSettings
 ) -> Challenge:
     """Invite players by username to a match: the challenger will sit at seat 0, the invitees at
     seats 1, 2, … in the order given, bots at the seats ``bots`` names — exactly the rest."""
     users = _invitees(challenger, invitees)
     humans = 1 + len(users)
-    bot_seats = sorted(bot.get("seat") for bot in settings.bots)
+    bot_seats = sorted(bot["seat"] for bot in settings.bots)
     if bot_seats != list(range(humans, settings.seats)):
         raise errors.InvalidChallenge(
             f"{settings.seats} seats: you at seat 0 and {len(users)} invitees at seats 1 to "
@@ -537,7 +538,7 @@ def challenge_create(
     return challenge
 
 
-def _invitees(challenger: AbstractBaseUser, usernames: Sequence[str]) -> list[AbstractBaseUser]:
+def _invitees(challenger: User, usernames: Sequence[str]) -> list[User]:
     if not usernames:
         raise errors.InvalidChallenge("Invite at least one player (for bots only, create a match).")
     if len(set(usernames)) != len(usernames):
@@ -554,7 +555,7 @@ def _invitees(challenger: AbstractBaseUser, usernames: Sequence[str]) -> list[Ab
     return users
 
 
-def challenge_answer(*, challenge_id: int, user: AbstractBaseUser, accept: bool) -> Challenge:
+def challenge_answer(*, challenge_id: int, user: User, accept: bool) -> Challenge:
     """An invitee accepts or declines. The last acceptance creates and starts the match (every
     player hears ``match_started``); a decline ends the challenge and tells the others."""
     with transaction.atomic():
@@ -575,7 +576,7 @@ def challenge_answer(*, challenge_id: int, user: AbstractBaseUser, accept: bool)
     return challenge
 
 
-def challenge_cancel(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
+def challenge_cancel(*, challenge_id: int, user: User) -> Challenge:
     """The challenger withdraws the challenge; the invitees hear ``challenge_cancelled``."""
     with transaction.atomic():
         challenge = _pending_challenge(challenge_id, user)
@@ -585,7 +586,7 @@ def challenge_cancel(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
     return challenge
 
 
-def _pending_challenge(challenge_id: int, user: AbstractBaseUser) -> Challenge:
+def _pending_challenge(challenge_id: int, user: User) -> Challenge:
     """The challenge, locked, if the user takes part in it and it is still pending."""
     taking_part = Q(challenger=user) | Q(
         pk__in=Invitation.objects.filter(player=user).values("challenge")
@@ -598,7 +599,7 @@ def _pending_challenge(challenge_id: int, user: AbstractBaseUser) -> Challenge:
     return challenge
 
 
-def _challenge_end(challenge: Challenge, status: str, by: AbstractBaseUser, news: str) -> None:
+def _challenge_end(challenge: Challenge, status: str, by: User, news: str) -> None:
     challenge.status = status
     challenge.ended_at = timezone.now()
     challenge.save(update_fields=["status", "ended_at"])
@@ -610,7 +611,7 @@ def _challenge_end(challenge: Challenge, status: str, by: AbstractBaseUser, news
 
 def _challenge_match(challenge: Challenge) -> Match:
     invitations = list(challenge.invitations.select_related("player"))
-    players = [challenge.challenger, *(i.player for i in invitations)]
+    players: list[User | None] = [challenge.challenger, *(i.player for i in invitations)]
     players += [None] * (challenge.seat_count - len(players))
     match = match_create(
         creator=challenge.challenger,
@@ -655,7 +656,7 @@ def _retrying(operation: Callable[[], Result]) -> Result:
     raise errors.MatchBusy("The match is changing too fast; try again.", retry_after=1)
 
 
-def _own_seat(seats: Sequence[Seat], user: AbstractBaseUser) -> Seat:
+def _own_seat(seats: Sequence[Seat], user: User) -> Seat:
     seat = next((s for s in seats if s.player_id == user.pk and not s.resigned), None)
     if seat is None:
         raise errors.NotSeated("You have no seat in this match.")

@@ -49,13 +49,13 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from itertools import combinations, groupby
 
-Entry = Hashable
+from tournaments.seating import Entry
 
 OPPONENT_SCORE_FLOOR = Fraction(1, 3)
 

@@ -61,6 +61,7 @@ from enum import StrEnum
 from fractions import Fraction
 from itertools import product
 
+# Whatever identifies an entry (the service seats entries by id; the tests by name).
 Entry = Hashable
 
 

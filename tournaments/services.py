@@ -21,10 +21,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -64,7 +64,7 @@ WHOLE_TABLE = 0  # RatedGame.hand of a table rated as a whole
 
 def tournament_create(
     *,
-    creator: AbstractBaseUser,
+    creator: User,
     name: str,
     ruleset: str,
     scoring: str,
@@ -123,7 +123,7 @@ class Entrant:
     name: str | None = None
 
 
-def entry_register(*, tournament_id: int, user: AbstractBaseUser, entrant: Entrant) -> Entry:
+def entry_register(*, tournament_id: int, user: User, entrant: Entrant) -> Entry:
     """Register the caller, or (staff) a player, a guest or a bot entrant.
 
     Registering after the start is a late entry: the entry is seated from the next round on. A
@@ -134,9 +134,7 @@ def entry_register(*, tournament_id: int, user: AbstractBaseUser, entrant: Entra
         return _entry_add(tournament, user, entrant)
 
 
-def entries_register(
-    *, tournament_id: int, user: AbstractBaseUser, entrants: Sequence[Entrant]
-) -> list[Entry]:
+def entries_register(*, tournament_id: int, user: User, entrants: Sequence[Entrant]) -> list[Entry]:
     """Register many entrants at once (staff), all or none: every refusal is reported, by item."""
     _require_staff(user, "register entries in bulk")
     with transaction.atomic():
@@ -155,7 +153,7 @@ def entries_register(
         return entries
 
 
-def _entry_add(tournament: Tournament, user: AbstractBaseUser, entrant: Entrant) -> Entry:
+def _entry_add(tournament: Tournament, user: User, entrant: Entrant) -> Entry:
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.NotRegistering("The tournament is finished.")
     next_round = _rounds_played(tournament) + 1
@@ -184,7 +182,7 @@ def _entry_add(tournament: Tournament, user: AbstractBaseUser, entrant: Entrant)
 def entry_withdraw(
     *,
     tournament_id: int,
-    user: AbstractBaseUser,
+    user: User,
     player: str | None = None,
     name: str | None = None,
 ) -> Entry:
@@ -213,7 +211,7 @@ def entry_withdraw(
 # --- rounds --------------------------------------------------------------------------------------
 
 
-def tournament_start(*, tournament_id: int, user: AbstractBaseUser) -> Round:
+def tournament_start(*, tournament_id: int, user: User) -> Round:
     """Seat round 1 and start its tables (or publish the organiser's draft of it)."""
     _require_staff(user, "start a tournament")
     with transaction.atomic():
@@ -223,7 +221,7 @@ def tournament_start(*, tournament_id: int, user: AbstractBaseUser) -> Round:
         return _publish(tournament, organiser=user)
 
 
-def round_next(*, tournament_id: int, user: AbstractBaseUser) -> Round:
+def round_next(*, tournament_id: int, user: User) -> Round:
     """Seat the next round and start its tables, once every table of the last one is finished."""
     _require_staff(user, "seat the next round")
     with transaction.atomic():
@@ -232,7 +230,7 @@ def round_next(*, tournament_id: int, user: AbstractBaseUser) -> Round:
         return _publish(tournament, organiser=user)
 
 
-def round_draft(*, tournament_id: int, user: AbstractBaseUser) -> Round:
+def round_draft(*, tournament_id: int, user: User) -> Round:
     """Seat the next round as a draft for the organiser to review; replaces an earlier draft."""
     _require_staff(user, "seat a round")
     with transaction.atomic():
@@ -242,7 +240,7 @@ def round_draft(*, tournament_id: int, user: AbstractBaseUser) -> Round:
         return _draft(tournament)
 
 
-def round_publish(*, tournament_id: int, user: AbstractBaseUser) -> Round:
+def round_publish(*, tournament_id: int, user: User) -> Round:
     """Check the drafted round (as the organiser may have edited it) and start its tables."""
     _require_staff(user, "publish a round")
     with transaction.atomic():
@@ -266,7 +264,7 @@ def _require_round_complete(tournament: Tournament) -> None:
 def round_edit(
     *,
     tournament_id: int,
-    user: AbstractBaseUser,
+    user: User,
     tables: Sequence[Sequence[int]],
     byes: Sequence[int] = (),
 ) -> Round:
@@ -328,12 +326,13 @@ def _seating_write(
     tables = Table.objects.bulk_create(
         Table(round=drafted, number=number) for number in range(1, len(seated.tables) + 1)
     )
+    # The service seats entries by id.
     TableSeat.objects.bulk_create(
-        TableSeat(round=drafted, table=table, seat=seat, entry_id=entry)
+        TableSeat(round=drafted, table=table, seat=seat, entry_id=cast(int, entry))
         for table, members in zip(tables, seated.tables, strict=True)
         for seat, entry in enumerate(members)
     )
-    Bye.objects.bulk_create(Bye(round=drafted, entry_id=entry) for entry in seated.byes)
+    Bye.objects.bulk_create(Bye(round=drafted, entry_id=cast(int, entry)) for entry in seated.byes)
     drafted.repeats, drafted.repeat_lower_bound = report.repeats, report.lower_bound
     drafted.save(update_fields=["repeats", "repeat_lower_bound"])
 
@@ -353,7 +352,7 @@ def _reviewed(
         raise errors.InvalidSeating(f"round {number}: {error}") from None
 
 
-def _publish(tournament: Tournament, *, organiser: AbstractBaseUser) -> Round:
+def _publish(tournament: Tournament, *, organiser: User) -> Round:
     """Publish the draft (seating one first if there is none): online, one started match per
     table; offline, the tables wait for their results from the desk.
 
@@ -396,7 +395,7 @@ def _publish(tournament: Tournament, *, organiser: AbstractBaseUser) -> Round:
 
 
 def _table_match_start(
-    tournament: Tournament, seated: Sequence[Entry], *, organiser: AbstractBaseUser
+    tournament: Tournament, seated: Sequence[Entry], *, organiser: User
 ) -> Match:
     match = game_services.match_create(
         creator=organiser,
@@ -437,7 +436,9 @@ def table_result_record(*, match_id: int) -> bool:
     with transaction.atomic():
         tournament = _locked_tournament(tournament_id)
         table = Table.objects.select_related("round", "match").get(match_id=match_id)
-        if table.match.status not in ENDED or table.outcome == Table.Outcome.ENTERED:
+        match = table.match
+        assert match is not None  # found by its match
+        if match.status not in ENDED or table.outcome == Table.Outcome.ENTERED:
             return False
         newly = table.recorded_at is None
         _record_played(tournament, table)
@@ -461,7 +462,7 @@ def table_result_enter(
     tournament_id: int,
     round_number: int,
     table_number: int,
-    user: AbstractBaseUser,
+    user: User,
     result: dict[str, Any],
     replace: bool = False,
 ) -> Table:
@@ -495,7 +496,7 @@ def table_result_enter(
             ) from None
         if table.match is not None and table.match.status == Match.Status.ACTIVE:
             game_services.match_abandon(
-                match_id=table.match_id, reason="adjudicated by the tournament desk"
+                match_id=table.match.pk, reason="adjudicated by the tournament desk"
             )
         ResultEntry.objects.create(table=table, result=result, entered_by=user)
         rewritten = _table_write(tournament, table, hands, outcome=Table.Outcome.ENTERED)
@@ -525,6 +526,7 @@ def standings_recompute(*, tournament_id: int) -> None:
 
 def _record_played(tournament: Tournament, table: Table) -> None:
     """Score an ended match: its outcome, or a forfeit when it was abandoned with none."""
+    assert table.match is not None  # only online tables are played
     result = table.match.result or {}
     if result.get("abandoned") or "hands" not in result:
         table.outcome, table.recorded_at = Table.Outcome.FORFEITED, timezone.now()
@@ -671,7 +673,7 @@ class _RatingHolders:
             if entry.player_id is not None:
                 player = self.players[entry.player_id]
                 self.current[self.key(entry.pk)] = _rating(player.rating_mu, player.rating_sigma)
-            elif entry.rating_mu is not None:
+            elif entry.rating_mu is not None and entry.rating_sigma is not None:
                 self.current[self.key(entry.pk)] = _rating(entry.rating_mu, entry.rating_sigma)
 
     def key(self, entry_id: int) -> tuple[str, int]:
@@ -701,7 +703,7 @@ def _rating(mu: float, sigma: float) -> ratings.Rating:
 # --- helpers -------------------------------------------------------------------------------------
 
 
-def _require_staff(user: AbstractBaseUser, doing: str) -> None:
+def _require_staff(user: User, doing: str) -> None:
     if not user.is_staff:
         raise errors.StaffOnly(f"Only staff may {doing}.")
 
@@ -713,7 +715,7 @@ def _locked_tournament(tournament_id: int) -> Tournament:
         raise errors.TournamentNotFound(f"There is no tournament {tournament_id}.") from None
 
 
-def _entrant(user: AbstractBaseUser, username: str | None) -> AbstractBaseUser:
+def _entrant(user: User, username: str | None) -> User:
     """The user an entry is for: the caller, or (staff only) the player named."""
     if username is None:
         return user
