@@ -49,6 +49,7 @@ os.environ.setdefault("SECRET_KEY", "benchmark-only")
 
 LONG_POLL_SECONDS = 30
 SLOW_SECONDS = 0.5  # answers slower than this are listed with when they happened
+SETTLE_SECONDS = 5  # between opening the long polls and holding everything
 
 
 @dataclass
@@ -138,14 +139,13 @@ async def hold_stream(
             return
 
 
-async def hold_long_polls(session: Any, player: Player, figures: Figures, until: float) -> None:
-    """A bot that long-polls its feed. Its first wait is random, as independent clients' are."""
+async def hold_long_polls(session: Any, player: Player, figures: Figures) -> None:
+    """A bot that long-polls its feed until cancelled. Its first wait is random, as independent
+    clients' are."""
     import aiohttp
 
-    first_wait = random.randint(1, LONG_POLL_SECONDS)
-    while time.monotonic() < until:
-        wait = min(first_wait, max(1, int(until - time.monotonic())))
-        first_wait = LONG_POLL_SECONDS
+    wait = random.randint(1, LONG_POLL_SECONDS)
+    while True:
         path = f"/api/v1/players/me/events/?after={player.feed_seq}&wait={wait}"
         try:
             async with session.get(path, headers=shape.auth(player.token)) as answer:
@@ -155,6 +155,7 @@ async def hold_long_polls(session: Any, player: Player, figures: Figures, until:
                     return
                 page = await answer.json()
                 figures.polls_answered += 1
+                wait = LONG_POLL_SECONDS
                 if page["results"]:
                     player.feed_seq = page["results"][-1]["seq"]
         except (TimeoutError, aiohttp.ClientError) as error:
@@ -251,7 +252,7 @@ async def run(
         server = shape.process_group(pgid) if pgid else []
         rss_idle = shape.rss_mib(server)
 
-        print(f"opening {len(streamers)} streams …", flush=True)
+        print(f"opening {len(streamers)} streams, then {len(pollers)} long polls …", flush=True)
         started = time.monotonic()
         opening = asyncio.Semaphore(args.open_concurrency)
 
@@ -271,6 +272,8 @@ async def run(
             await asyncio.sleep(0.1)
         opened_in = time.monotonic() - started
         rss_streams = shape.rss_mib(server)
+        poll_tasks = [asyncio.create_task(hold_long_polls(session, p, figures)) for p in pollers]
+        await asyncio.sleep(SETTLE_SECONDS)  # the long polls' first requests: opening is over
         cpu_before = shape.cpu_seconds(server)
         load_before = shape.load_average()
 
@@ -281,9 +284,6 @@ async def run(
         )
         figures.held_from = time.monotonic()
         until = figures.held_from + args.seconds
-        poll_tasks = [
-            asyncio.create_task(hold_long_polls(session, p, figures, until)) for p in pollers
-        ]
         movers = streamers[: 2 * args.matches]
         pairs = list(zip(movers[0::2], movers[1::2], strict=True))
         await asyncio.gather(
@@ -293,10 +293,9 @@ async def run(
         rss_all = shape.rss_mib(server)
         cpu_held = shape.cpu_seconds(server) - cpu_before
         load_after = shape.load_average()
-        await asyncio.gather(*poll_tasks)
-        for task in stream_tasks:  # held the whole time: what ends now is not a drop
+        for task in stream_tasks + poll_tasks:  # held the whole time: what ends now is no drop
             task.cancel()
-        await asyncio.gather(*stream_tasks, return_exceptions=True)
+        await asyncio.gather(*stream_tasks, *poll_tasks, return_exceptions=True)
 
     report(
         args,

@@ -16,10 +16,11 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from django.db import connection, connections
@@ -29,6 +30,7 @@ from switchsite import asyncdb
 from tests.conftest import IN_CI
 from tests.faults.conftest import database_url
 
+T = TypeVar("T")
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 60
 
@@ -184,6 +186,13 @@ def play_one_move(table: Table) -> None:
             services.move_apply(match_id=table.match_id, user=user, action=view["legal_moves"][0])
             return
     raise AssertionError("nobody is to move")
+
+
+def run_in_own_loop(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: the main thread may have a loop running already
+    (Playwright's sync API keeps one there for the rest of the session after the browser tests)."""
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        return executor.submit(asyncio.run, coroutine).result()
 
 
 async def in_thread(function: Callable[..., Any], *args: Any) -> Any:

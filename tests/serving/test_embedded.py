@@ -10,7 +10,7 @@ from pathlib import Path
 import aiohttp
 
 from tests.serving.clients import auth, get_json, open_stream, sse_messages
-from tests.serving.conftest import Server
+from tests.serving.conftest import Server, run_in_own_loop
 
 
 def make_run(port: int) -> list[str]:
@@ -29,7 +29,7 @@ def test_make_run_serves_healthz_and_streams_with_no_other_service(tmp_path: Pat
         tmp_path / "server.log",
     )
     try:
-        asyncio.run(play_against_a_bot_while_streaming(server.base_url))
+        run_in_own_loop(play_against_a_bot_while_streaming(server.base_url))
     finally:
         server.stop()
 

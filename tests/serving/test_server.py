@@ -22,7 +22,7 @@ from tests.serving.clients import (
     open_stream,
     sse_messages,
 )
-from tests.serving.conftest import Server, Table, in_thread, play_one_move
+from tests.serving.conftest import Server, Table, in_thread, play_one_move, run_in_own_loop
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -72,7 +72,7 @@ def test_fifty_streams_all_get_a_move_within_two_seconds_while_it_is_answered(
                 stream.close()
             return status, answered, received
 
-    status, answered, received = asyncio.run(scenario())
+    status, answered, received = run_in_own_loop(scenario())
 
     assert status == 201
     assert answered < 2
@@ -108,7 +108,7 @@ def test_a_stream_resumed_with_last_event_id_loses_nothing_and_repeats_nothing(
             last = await last_seq(session, table)
             return first + await read_to(session, first[-1], last), last
 
-    seen, last = asyncio.run(scenario())
+    seen, last = run_in_own_loop(scenario())
 
     assert seen == list(range(1, last + 1))
 
@@ -124,7 +124,7 @@ def test_a_stream_ends_cleanly_at_sse_max_seconds_with_keepalives_meanwhile(
                 messages = [m async for m in sse_messages(stream)]  # to the end, or an error
             return time.monotonic() - started, messages
 
-    lasted, messages = asyncio.run(scenario())
+    lasted, messages = run_in_own_loop(scenario())
 
     assert 2 <= lasted < 6
     assert messages[0].retry == "1000"
@@ -145,7 +145,7 @@ def test_a_long_poll_answers_as_soon_as_another_process_commits(server: Server, 
             page = await asyncio.wait_for(poll, 20)
             return time.monotonic() - committed, page
 
-    latency, page = asyncio.run(scenario())
+    latency, page = run_in_own_loop(scenario())
 
     assert page["results"], page
     assert latency < 1, f"the long poll answered {latency:.2f} s after the commit"
@@ -180,7 +180,7 @@ def test_on_sigterm_open_streams_end_cleanly_and_long_polls_answer_at_once(
     async def collect(stream: aiohttp.ClientResponse) -> list[SseMessage]:
         return [m async for m in sse_messages(stream)]  # raises if the stream is cut
 
-    exited_in, streamed, pages = asyncio.run(scenario())
+    exited_in, streamed, pages = run_in_own_loop(scenario())
 
     assert exited_in < 5, f"the server took {exited_in:.1f} s to stop"
     assert all(messages[0].retry for messages in streamed)

@@ -19,7 +19,13 @@ from django.db.backends.utils import CursorWrapper
 from games import notifier, services
 from games.models import FeedEvent, MatchEvent
 from switchsite.asgi import application
-from tests.serving.conftest import Table, in_thread, play_one_move, require_postgresql
+from tests.serving.conftest import (
+    Table,
+    in_thread,
+    play_one_move,
+    require_postgresql,
+    run_in_own_loop,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("read_threads")]
 
@@ -149,7 +155,7 @@ def test_idle_waiters_make_no_query_and_hold_no_thread_until_a_commit_wakes_them
             await call.disconnect()
         assert notifier.hub.waiter_count() == 0
 
-    asyncio.run(scenario())
+    run_in_own_loop(scenario())
 
 
 def test_closing_ends_streams_cleanly_and_answers_long_polls(table: Table):
@@ -169,7 +175,7 @@ def test_closing_ends_streams_cleanly_and_answers_long_polls(table: Table):
         assert poll.status == 200
         assert b'"results":[]' in poll.body
 
-    asyncio.run(scenario())
+    run_in_own_loop(scenario())
 
 
 def test_a_match_stream_ends_once_the_match_is_over_and_all_is_sent(table: Table):
@@ -181,7 +187,7 @@ def test_a_match_stream_ends_once_the_match_is_over_and_all_is_sent(table: Table
         await asyncio.wait_for(stream.complete.wait(), 5)
         return stream
 
-    text = asyncio.run(scenario()).body.decode()
+    text = run_in_own_loop(scenario()).body.decode()
     assert "event: deal" in text
     assert text.rstrip().endswith("}")  # the last event, then the end
     assert text.count("event: resign") == 2
@@ -201,7 +207,7 @@ def test_the_hub_wakes_only_the_waiters_of_the_topics_named(wake: str):
             woken = [await s.wait(0.2) for s in (first_match, second_match, player)]
         assert woken == [wake == "match", False, wake == "player"]
 
-    asyncio.run(scenario())
+    run_in_own_loop(scenario())
 
 
 def test_notification_payloads():
@@ -226,7 +232,7 @@ def test_a_rolled_back_write_wakes_nobody(table: Table):
             await in_thread(write_and_roll_back)
             return await subscription.wait(0.5)
 
-    assert asyncio.run(scenario()) is False
+    assert run_in_own_loop(scenario()) is False
 
 
 def test_after_the_listening_connection_is_lost_every_waiter_reads_again(table: Table):
@@ -259,4 +265,4 @@ def test_after_the_listening_connection_is_lost_every_waiter_reads_again(table: 
             woken_by_a_commit = await subscription.wait(5)
         return woken_on_reconnect, woken_by_a_commit
 
-    assert asyncio.run(scenario()) == (True, True)
+    assert run_in_own_loop(scenario()) == (True, True)
