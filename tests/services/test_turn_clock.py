@@ -104,7 +104,7 @@ def test_tasks_for_a_deleted_match_do_nothing(match):
 
 
 def test_a_skip_that_gives_the_same_seat_another_turn_restarts_its_clock():
-    """RULES.md §3 switch: an 8 skips; heads-up, the player who played it moves again, on a new turn."""
+    """docs/rules.md §3 switch: an 8 skips; heads-up, the player who played it moves again, on a new turn."""
     match = started(
         "switch",
         {"hands": [["8H", "9S", "2C"], ["9D", "5S", "6S"]], "starter": "9H", "stock": ["TC"]},
@@ -122,7 +122,7 @@ def test_a_skip_that_gives_the_same_seat_another_turn_restarts_its_clock():
 
 
 def test_a_timeout_after_a_playable_draw_ends_the_turn_with_one_strike():
-    """RULES.md §2 draw_rule one_then_play: the default draw shows a playable 7S; the clock ends
+    """docs/rules.md §2 draw_rule one_then_play: the default draw shows a playable 7S; the clock ends
     the turn too instead of leaving it open on a spent deadline (which would strike again)."""
     match = started(
         "jacks-twos-eights",

@@ -19,7 +19,7 @@ from tournaments.models import RatedGame, Round, ScoreLine, Tournament
 
 pytestmark = pytest.mark.django_db
 
-# Two deals at a table of four, scored by the French tally (RULES.md §5), worked out by hand:
+# Two deals at a table of four, scored by the French tally (docs/rules.md §5), worked out by hand:
 # deal 1, seat 2 goes out; left in hand: seat 0 A♠ 2♥ = 20 + 15 = 35; seat 1 K♦ Q♣ 7♠ = 10 + 10 +
 # 7 = 27; seat 3 J♥ 4♦ 3♣ 10♠ = 15 + 15 + 3 + 10 = 43; seat 2 scores 35 + 27 + 43 = 105.
 # deal 2, seat 0 goes out; seat 1 9♥ = 9; seat 2 5♣ 6♣ = 11; seat 3 A♥ A♦ = 40; seat 0 scores 60.
