@@ -216,6 +216,11 @@ def test_standings_json_and_csv_before_any_result(staff, alice, bob):
     header = response.content.decode().splitlines()[0]
     assert header.startswith("rank,player,score,points,deals_won,played")
 
+    described = alice.http.options(f"{path}?format=csv")
+    assert described.status_code == 200
+    assert described["Content-Type"].startswith("application/json")
+    assert described.json()["name"]
+
 
 def test_a_repeated_write_with_an_idempotency_key_is_applied_once(staff, alice):
     tournament_id = event_with(staff)

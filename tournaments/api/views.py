@@ -185,6 +185,12 @@ class StandingsCSVRenderer(BaseRenderer):
 class TournamentStandingsView(APIView):
     renderer_classes = (JSONRenderer, StandingsCSVRenderer)
 
+    def get_renderers(self) -> list[BaseRenderer]:
+        """OPTIONS describes the endpoint in JSON, even when ``?format=csv`` asks for CSV."""
+        if self.request.method == "OPTIONS":
+            return [JSONRenderer()]
+        return super().get_renderers()
+
     @extend_schema(
         parameters=[
             OpenApiParameter(
