@@ -185,11 +185,11 @@ class StandingsCSVRenderer(BaseRenderer):
 class TournamentStandingsView(APIView):
     renderer_classes = (JSONRenderer, StandingsCSVRenderer)
 
-    def get_renderers(self) -> list[BaseRenderer]:
+    def options(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """OPTIONS describes the endpoint in JSON, even when ``?format=csv`` asks for CSV."""
-        if self.request.method == "OPTIONS":
-            return [JSONRenderer()]
-        return super().get_renderers()
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
+        return super().options(request, *args, **kwargs)
 
     @extend_schema(
         parameters=[
