@@ -1,7 +1,7 @@
 """Errors as RFC 9457 problem details, from one place.
 
 Services raise :class:`ServiceError` subclasses (plain Python, no DRF) that carry the stable ``code``
-and HTTP status of API.md; DRF raises its own exceptions for parsing, authentication, permissions and
+and HTTP status of the API guide; DRF raises its own exceptions for parsing, authentication, permissions and
 throttling. :func:`problem_exception_handler` turns both into ``application/problem+json`` so views
 never catch anything themselves.
 """

@@ -304,7 +304,7 @@ def result_preview(
 
 @dataclass(frozen=True)
 class Standings:
-    """Standings rows ready to show (API.md shape plus per-round points), the round numbers, and
+    """Standings rows ready to show (the API shape plus per-round points), the round numbers, and
     each entry's ranking score after each round (``None`` before it first played) for the chart."""
 
     rows: list[dict[str, Any]]
@@ -318,7 +318,7 @@ def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
 
 
 def standings_table(*, tournament: Tournament) -> Standings:
-    """The standings as the API, the CSV export and the pages show them (API.md)."""
+    """The standings as the API, the CSV export and the pages show them (the API guide)."""
     inputs = _standings_inputs(tournament)
     fresh = ratings.initial_rating()
     rows, history = [], {}

@@ -1,4 +1,4 @@
-"""Cards as small integers, and their codes (RULES.md §1).
+"""Cards as small integers, and their codes (docs/rules.md §1).
 
 A card is an ``int``: ``rank * 4 + suit`` for the 52 standard cards (``0..51``), and ``52`` / ``53``
 for the jokers ``X1`` / ``X2``. Ranks run ``A 2 … T J Q K`` (index 0..12), suits ``C D H S``

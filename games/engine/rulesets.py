@@ -1,4 +1,4 @@
-"""Rulesets of shedding Switch (RULES.md §3): option values, their validation, and the seven presets.
+"""Rulesets of shedding Switch (docs/rules.md §3): option values, their validation, and the seven presets.
 
 A :class:`RuleSet` is a name plus a complete, validated set of option values. House rules are option
 overrides on a preset (:meth:`RuleSet.with_options`). Power cards are data: ``powers`` maps a card
@@ -360,7 +360,7 @@ def _normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class RuleSet:
-    """A named, validated set of option values (RULES.md §3)."""
+    """A named, validated set of option values (docs/rules.md §3)."""
 
     name: str
     title: str

@@ -1,4 +1,4 @@
-"""Scoring a deal of shedding Switch (RULES.md §5): the French tally and placements.
+"""Scoring a deal of shedding Switch (docs/rules.md §5): the French tally and placements.
 
 Pure functions over card ids and seats, so tournaments can score deals of any ruleset the same way.
 """
@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 
 from games.engine.cards import ACE, FOUR, JACK, JOKER_RANK, KING, QUEEN, RANK_OF, TWO
 
-JOKER_POINTS = 25  # the French source has no jokers; 25 is this project's decision (RULES.md §5)
+JOKER_POINTS = 25  # the French source has no jokers: this project's choice (docs/rules.md §5)
 
 
 def _points(rank: int) -> int:

@@ -38,7 +38,7 @@ def problems(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
 
 
 def page_of(item: type[serializers.Serializer], name: str) -> type[serializers.Serializer]:
-    """The schema of one page of a list: ``{"count", "next", "previous", "results"}`` (API.md)."""
+    """The schema of one page of a list: ``{"count", "next", "previous", "results"}`` (the API guide)."""
     fields = {
         "count": serializers.IntegerField(),
         "next": serializers.URLField(allow_null=True, help_text="The next page, if any."),

@@ -1,7 +1,7 @@
 """Whole matches of every ruleset played through the API by random legal moves.
 
 At every step each seat's view must conserve the cards and show nothing of another seat's hand or
-of the stock (API.md "Hidden information"; docs/rules.md §1 conservation). After the match, each deal's
+of the stock (the API guide "Hidden information"; docs/rules.md §1 conservation). After the match, each deal's
 revealed seed must match its commitment and re-create the deal exactly.
 """
 

@@ -1,4 +1,4 @@
-"""API.md "Matches": create, join, start, view, list, resign — with every error code they name."""
+"""the API guide "Matches": create, join, start, view, list, resign — with every error code they name."""
 
 import pytest
 

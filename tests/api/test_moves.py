@@ -1,4 +1,4 @@
-"""API.md "Actions" and "Events": moves with every error code, idempotency, events, streams, feeds."""
+"""the API guide "Actions" and "Events": moves with every error code, idempotency, events, streams, feeds."""
 
 import json
 

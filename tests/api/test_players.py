@@ -1,4 +1,4 @@
-"""API.md "Players": registration, tokens, the caller's profile."""
+"""the API guide "Players": registration, tokens, the caller's profile."""
 
 import pytest
 from rest_framework.test import APIClient

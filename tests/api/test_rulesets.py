@@ -1,4 +1,4 @@
-"""API.md "Rulesets": every preset of both games, with its options."""
+"""the API guide "Rulesets": every preset of both games, with its options."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The published OpenAPI schema: valid, complete for API.md, and the committed copy in step."""
+"""The published OpenAPI schema: valid, complete for the API guide, and the committed copy in step."""
 
 from pathlib import Path
 
@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 COMMITTED = Path(__file__).resolve().parents[2] / "docs" / "openapi.yaml"
 
-# Every endpoint of API.md, as (method, path).
+# Every endpoint of the API guide, as (method, path).
 API_MD = [
     ("post", "/api/v1/players/"),
     ("post", "/api/v1/auth/token/"),

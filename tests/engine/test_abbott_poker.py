@@ -79,7 +79,7 @@ def test_many_cards_equal_the_best_five_card_subset(size: int) -> None:
 
 
 def test_straight_flush_in_any_suit_beats_a_flush_in_another() -> None:
-    """eval7 gets this wrong from about ten cards up (RESEARCH.md): it only looks at one suit."""
+    """eval7 gets this wrong from about ten cards up: it only looks at one suit."""
     hand = cards("AS KS QS 9S 7S 3S 2C 3C 4C 5C 6C")
     best = best_hand(hand)
     assert best.category == "straight_flush"
@@ -131,7 +131,7 @@ def test_every_category(text: str, category: str, expected: tuple[int, ...]) -> 
         ("AH 9H 7H 4H 3H", "AC 9C 7C 4C 2C"),  # ...then the next ones
         ("9C 9D 4H 4S 3C", "9H 9S 4C 4D 2C"),  # two pair: the kicker
         ("TC TD 2H 2S 3C", "9C 9D 8H 8S AC"),
-        ("9C 9D KH", "9H 9S 2C"),  # 9-9-K > 9-9-2 > 9-9 > A-K-Q-J > nothing (RESEARCH.md)
+        ("9C 9D KH", "9H 9S 2C"),  # 9-9-K > 9-9-2 > 9-9 > A-K-Q-J > nothing
         ("9H 9S 2C", "9C 9D"),
         ("9C 9D", "AC KD QH JS"),
         ("AC KD QH JS", "AC KD QH"),

@@ -693,7 +693,7 @@ def test_create_game_validates() -> None:
 
 
 def test_the_engine_imports_no_django() -> None:
-    """The rules core is pure Python (STYLE.md): importing it loads no Django, DRF or Celery."""
+    """The rules core is pure Python: importing it loads no Django, DRF or Celery."""
     code = (
         "import sys, games.abbott.rulesets; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "

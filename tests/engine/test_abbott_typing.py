@@ -1,4 +1,4 @@
-"""Abbott's engine and bots, and the match replay, are typed strictly (STYLE.md): mypy, with the
+"""Abbott's engine and bots, and the match replay, are typed strictly: mypy, with the
 strict per-module settings of pyproject.toml, finds nothing in them."""
 
 from __future__ import annotations

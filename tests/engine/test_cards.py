@@ -1,4 +1,4 @@
-"""Cards and codes (RULES.md §1)."""
+"""Cards and codes (docs/rules.md §1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rules engines stay pure (STYLE.md): nothing under them imports Django, DRF or Celery."""
+"""The rules engines stay pure: nothing under them imports Django, DRF or Celery."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ruleset registry and option validation (RULES.md §3)."""
+"""The ruleset registry and option validation (docs/rules.md §3)."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def test_deals_and_target_are_validated() -> None:
 
 
 def test_house_rules_override_and_merge_powers() -> None:
-    """RULES.md §3: house rules are overrides on a preset; powers merge pattern by pattern."""
+    """docs/rules.md §3: house rules are overrides on a preset; powers merge pattern by pattern."""
     ruleset = RULESETS["jack-change-it"].with_options(
         {"powers": {"Q": {"reverse": True}, "8": None}, "draw_rule": "two"}
     )

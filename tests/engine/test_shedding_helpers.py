@@ -39,7 +39,7 @@ def all_cards(game: SheddingGame) -> Counter[int]:
 
 
 def assert_conserved(game: SheddingGame) -> None:
-    """RULES.md §1 Conservation: hands + stock + discard pile is the deck, always."""
+    """docs/rules.md §1 Conservation: hands + stock + discard pile is the deck, always."""
     assert all_cards(game) == Counter(game.rules.deck)
 
 

@@ -1,4 +1,4 @@
-"""Scenario tests of every power card of the seven presets (RULES.md §3), from explicit layouts."""
+"""Scenario tests of every power card of the seven presets (docs/rules.md §3), from explicit layouts."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def pending(game: object) -> dict[str, int]:
 
 
 def test_switch_ace_goes_on_anything_picks_up_four_and_cannot_be_answered() -> None:
-    """RULES.md §3 switch: Ace on any card, next picks up 4; not answerable, not on a pick-up."""
+    """docs/rules.md §3 switch: Ace on any card, next picks up 4; not answerable, not on a pick-up."""
     game = layout_game("switch", [["AH", "3C", "4C"], ["2D", "AS", "5C"]], "9S", STOCK)
     assert p("AH") in game.legal_actions()
     game.apply(p("AH"))
@@ -42,7 +42,7 @@ def test_switch_ace_goes_on_anything_picks_up_four_and_cannot_be_answered() -> N
 
 
 def test_switch_jack_names_any_suit_on_any_card_but_not_on_a_pick_up() -> None:
-    """RULES.md §3 switch: Jack on any card, names the suit; not on a pending pick-up."""
+    """docs/rules.md §3 switch: Jack on any card, names the suit; not on a pending pick-up."""
     game = layout_game("switch", [["JD", "3C", "4C"], ["2S", "JC", "5C"]], "9S", STOCK)
     legal = game.legal_actions()
     assert [a for a in legal if a.get("card") == "JD"] == [p("JD", suit=s) for s in "CDHS"]
@@ -57,14 +57,14 @@ def test_switch_jack_names_any_suit_on_any_card_but_not_on_a_pick_up() -> None:
 
 
 def test_switch_one_two_per_turn() -> None:
-    """RULES.md §3 switch: one 2 per turn (multi_card none)."""
+    """docs/rules.md §3 switch: one 2 per turn (multi_card none)."""
     game = layout_game("switch", [["2C", "2D", "4C"], ["6C", "7C", "5C"]], "9C", STOCK)
     game.apply(p("2C"))
     assert game.to_move == 1
 
 
 def test_switch_must_not_be_lower_option() -> None:
-    """RULES.md §3 switch: must_not_be_lower (off by default) forbids a lower card."""
+    """docs/rules.md §3 switch: must_not_be_lower (off by default) forbids a lower card."""
     game = layout_game(
         "switch",
         [["5S", "TS", "4C"], ["6C", "7C"]],
@@ -81,7 +81,7 @@ def test_switch_must_not_be_lower_option() -> None:
 
 
 def test_jack_change_it_eight_skips_whatever_the_next_player_holds() -> None:
-    """RULES.md §3 jack-change-it: 8 makes the next player miss a turn, even holding an 8."""
+    """docs/rules.md §3 jack-change-it: 8 makes the next player miss a turn, even holding an 8."""
     game = layout_game("jack-change-it", [["8C", "3C"], ["8D", "4D"], ["5C", "6C"]], "9C", STOCK)
     events = game.apply(p("8C"))
     assert [e.seat for e in events if e.type == "skip"] == [1]
@@ -89,7 +89,7 @@ def test_jack_change_it_eight_skips_whatever_the_next_player_holds() -> None:
 
 
 def test_jack_change_it_ace_of_hearts_picks_up_five_unanswerable() -> None:
-    """RULES.md §3 jack-change-it: only the ace of hearts has a power: +5, no answer."""
+    """docs/rules.md §3 jack-change-it: only the ace of hearts has a power: +5, no answer."""
     game = layout_game("jack-change-it", [["AH", "AC", "3C"], ["2H", "AS", "4D"]], "9H", STOCK)
     game.apply(p("AH"))
     assert pending(game)["draw"] == 5
@@ -100,7 +100,7 @@ def test_jack_change_it_ace_of_hearts_picks_up_five_unanswerable() -> None:
 
 
 def test_jack_change_it_twos_stack_and_max_draw_caps_the_pick_up() -> None:
-    """RULES.md §3 jack-change-it: 2s stack; max_draw caps what one player picks up."""
+    """docs/rules.md §3 jack-change-it: 2s stack; max_draw caps what one player picks up."""
     game = layout_game(
         "jack-change-it",
         [["2C", "3C", "4C"], ["2D", "4D", "5D"], ["6H", "7H", "8H"]],
@@ -115,7 +115,7 @@ def test_jack_change_it_twos_stack_and_max_draw_caps_the_pick_up() -> None:
 
 
 def test_jack_change_it_queen_reverse_is_an_option() -> None:
-    """RULES.md §3 jack-change-it: queen reverse is optional, off by default."""
+    """docs/rules.md §3 jack-change-it: queen reverse is optional, off by default."""
     hands = [["QC", "3C"], ["4D", "5D"], ["6C", "7C"]]
     game = layout_game("jack-change-it", hands, "9C", STOCK)
     game.apply(p("QC"))
@@ -132,7 +132,7 @@ def test_jack_change_it_queen_reverse_is_an_option() -> None:
 
 
 def test_french_ace_is_wild_but_not_on_a_pick_up() -> None:
-    """RULES.md §3 french: the ace stands for any card and names the suit; not on a pick-up."""
+    """docs/rules.md §3 french: the ace stands for any card and names the suit; not on a pick-up."""
     game = layout_game("french", [["AD", "3C", "4C"], ["2C", "AS", "5C"]], "9S", STOCK)
     assert p("AD", suit="H") in game.legal_actions()
     game.apply(p("AD", suit="H"))
@@ -143,7 +143,7 @@ def test_french_ace_is_wild_but_not_on_a_pick_up() -> None:
 
 
 def test_french_twos_escalate_by_one_and_fours_by_four_capped_at_eight() -> None:
-    """RULES.md §3 french: 2s pick up 2, 3, 4…; 4s 4, 8, 12 but never more than 8 at once."""
+    """docs/rules.md §3 french: 2s pick up 2, 3, 4…; 4s 4, 8, 12 but never more than 8 at once."""
     game = layout_game(
         "french",
         [["2C", "3C", "5C"], ["2D", "4D", "5D"], ["2H", "7H", "8H"]],
@@ -169,7 +169,7 @@ def test_french_twos_escalate_by_one_and_fours_by_four_capped_at_eight() -> None
 
 
 def test_french_jack_reverses() -> None:
-    """RULES.md §3 french: the jack reverses the direction."""
+    """docs/rules.md §3 french: the jack reverses the direction."""
     game = layout_game("french", [["JC", "3C"], ["4D", "5D"], ["6C", "7C"]], "9C", STOCK)
     game.apply(p("JC"))
     assert game.direction == -1
@@ -180,7 +180,7 @@ def test_french_jack_reverses() -> None:
     ("players", "hand", "decks"), [(2, 12, 1), (3, 12, 1), (4, 10, 1), (6, 10, 2)]
 )
 def test_french_hand_sizes_and_decks(players: int, hand: int, decks: int) -> None:
-    """RULES.md §3 french: 12 cards for 2–3 players, 10 for 4–5; two decks for 6–7."""
+    """docs/rules.md §3 french: 12 cards for 2–3 players, 10 for 4–5; two decks for 6–7."""
     game = create_game("french", players)
     game.deal(b"f")
     assert {len(h) for h in game.hands} == {hand}
@@ -191,7 +191,7 @@ def test_french_hand_sizes_and_decks(players: int, hand: int, decks: int) -> Non
 
 
 def test_black_jack_runs_go_one_way_in_one_suit() -> None:
-    """RULES.md §3 black-jack: multi_card runs — next or previous rank, same suit, one direction."""
+    """docs/rules.md §3 black-jack: multi_card runs — next or previous rank, same suit, one direction."""
     game = layout_game("black-jack", [["4H", "5H", "6H", "3H", "KD"], ["5C", "6C"]], "4D", STOCK)
     game.apply(p("4H"))
     assert game.legal_actions() == [p("3H"), p("5H"), END]
@@ -204,7 +204,7 @@ def test_black_jack_runs_go_one_way_in_one_suit() -> None:
 
 
 def test_black_jack_two_answers_black_jack_ace_and_red_jack() -> None:
-    """RULES.md §3 black-jack: 2 answered by a 2 (+2), a black jack (+5), an ace / red jack (cancel)."""
+    """docs/rules.md §3 black-jack: 2 answered by a 2 (+2), a black jack (+5), an ace / red jack (cancel)."""
     hands = [["2C", "3D", "4D"], ["JS", "AH", "JD", "2D", "5C"], ["6H", "7H", "8H"]]
     game = layout_game("black-jack", hands, "9C", STOCK)
     game.apply(p("2C"))
@@ -222,7 +222,7 @@ def test_black_jack_two_answers_black_jack_ace_and_red_jack() -> None:
 
 
 def test_black_jack_red_jack_cancels_one_black_jack() -> None:
-    """RULES.md §3 black-jack: black jacks +5 and stack; a red jack cancels one (−5)."""
+    """docs/rules.md §3 black-jack: black jacks +5 and stack; a red jack cancels one (−5)."""
     game = layout_game(
         "black-jack", [["JC", "3D", "4D"], ["JS", "5C", "6C"], ["JH", "7H", "8H"]], "9C", STOCK
     )
@@ -235,7 +235,7 @@ def test_black_jack_red_jack_cancels_one_black_jack() -> None:
 
 
 def test_black_jack_seven_lets_the_suit_be_played() -> None:
-    """RULES.md §3 black-jack: after a 7 the player may play every other card of its suit."""
+    """docs/rules.md §3 black-jack: after a 7 the player may play every other card of its suit."""
     game = layout_game("black-jack", [["7C", "3C", "TC", "5D"], ["5C", "6S"]], "9C", STOCK)
     game.apply(p("7C"))
     assert game.legal_actions() == [p("3C"), p("TC"), END]
@@ -245,7 +245,7 @@ def test_black_jack_seven_lets_the_suit_be_played() -> None:
 
 
 def test_black_jack_eight_skip_passes_on_when_answered() -> None:
-    """RULES.md §3 black-jack: 8 skips the next player unless they play an 8, passing it on."""
+    """docs/rules.md §3 black-jack: 8 skips the next player unless they play an 8, passing it on."""
     game = layout_game(
         "black-jack", [["8C", "3D", "4D"], ["8D", "5C", "6C"], ["6H", "7H", "8H"]], "9C", STOCK
     )
@@ -261,7 +261,7 @@ def test_black_jack_eight_skip_passes_on_when_answered() -> None:
 
 
 def test_black_jack_queen_must_be_covered() -> None:
-    """RULES.md §3 black-jack: a queen must be covered by any card at once, else draw one."""
+    """docs/rules.md §3 black-jack: a queen must be covered by any card at once, else draw one."""
     game = layout_game("black-jack", [["QC", "5D", "8H"], ["5C", "6S"]], "9C", STOCK)
     game.apply(p("QC"))
     legal = game.legal_actions()
@@ -281,7 +281,7 @@ def test_black_jack_queen_must_be_covered() -> None:
 
 
 def test_black_jack_king_reverses() -> None:
-    """RULES.md §3 black-jack: king reverses."""
+    """docs/rules.md §3 black-jack: king reverses."""
     game = layout_game("black-jack", [["KC", "3D"], ["4D", "5D"], ["6H", "7H"]], "9C", STOCK)
     game.apply(p("KC"))
     assert game.to_move == 2
@@ -354,7 +354,7 @@ def test_a_state_saved_before_the_option_existed_takes_the_presets_value() -> No
 
 
 def test_irish_seven_skips_and_passes_on() -> None:
-    """RULES.md §3 irish-switch: 7 skips; answered with a 7 it passes on."""
+    """docs/rules.md §3 irish-switch: 7 skips; answered with a 7 it passes on."""
     game = layout_game(
         "irish-switch", [["7C", "3D", "4D"], ["7D", "5C", "6C"], ["6H", "8H", "9H"]], "9C", STOCK
     )
@@ -366,7 +366,7 @@ def test_irish_seven_skips_and_passes_on() -> None:
 
 
 def test_irish_several_jacks_each_reverse() -> None:
-    """RULES.md §3 irish-switch: jacks reverse; several may be played in one turn."""
+    """docs/rules.md §3 irish-switch: jacks reverse; several may be played in one turn."""
     game = layout_game(
         "irish-switch", [["JC", "JD", "5H", "6H"], ["4D", "5D"], ["6C", "7C"]], "9C", STOCK
     )
@@ -379,7 +379,7 @@ def test_irish_several_jacks_each_reverse() -> None:
 
 
 def test_irish_king_of_hearts_seven_and_two_of_hearts_nine() -> None:
-    """RULES.md §3 irish-switch: KH picks up 7; answered with 2H it becomes 9 for the next."""
+    """docs/rules.md §3 irish-switch: KH picks up 7; answered with 2H it becomes 9 for the next."""
     game = layout_game(
         "irish-switch", [["KH", "3D", "4D"], ["2H", "2C", "6C"], ["6H", "8H", "TH"]], "9H", STOCK
     )
@@ -393,7 +393,7 @@ def test_irish_king_of_hearts_seven_and_two_of_hearts_nine() -> None:
 
 
 def test_irish_ace_on_its_suit_names_a_suit_and_joker_is_wild() -> None:
-    """RULES.md §3 irish-switch: the ace goes on its own suit (or an ace); a joker stands for any card."""
+    """docs/rules.md §3 irish-switch: the ace goes on its own suit (or an ace); a joker stands for any card."""
     game = layout_game(
         "irish-switch",
         [["AC", "AD", "X1", "5H"], ["4S", "5S"]],
@@ -414,14 +414,14 @@ def test_irish_ace_on_its_suit_names_a_suit_and_joker_is_wild() -> None:
 
 
 def test_j28_goes_counter_clockwise() -> None:
-    """RULES.md §3 jacks-twos-eights: play goes counter-clockwise from the first player."""
+    """docs/rules.md §3 jacks-twos-eights: play goes counter-clockwise from the first player."""
     game = layout_game("jacks-twos-eights", [["3C", "4D"], ["5D", "6D"], ["6C", "7H"]], "9C", STOCK)
     game.apply(p("3C"))
     assert game.to_move == 2
 
 
 def test_j28_sets_then_runs() -> None:
-    """RULES.md §3 jacks-twos-eights: on 10H: 9H 9S 8S 7S 7C in one turn."""
+    """docs/rules.md §3 jacks-twos-eights: on 10H: 9H 9S 8S 7S 7C in one turn."""
     game = layout_game(
         "jacks-twos-eights", [["9H", "9S", "8S", "7S", "7C", "KD"], ["5D", "6D"]], "TH", STOCK
     )
@@ -431,7 +431,7 @@ def test_j28_sets_then_runs() -> None:
 
 
 def test_j28_jack_names_a_suit_and_that_suit_may_follow() -> None:
-    """RULES.md §3 jacks-twos-eights: a jack on any card names a suit; keep laying that suit."""
+    """docs/rules.md §3 jacks-twos-eights: a jack on any card names a suit; keep laying that suit."""
     game = layout_game("jacks-twos-eights", [["JD", "3H", "9H", "KS"], ["5D", "6D"]], "5C", STOCK)
     game.apply(p("JD", suit="H"))
     assert game.legal_actions() == [p("3H"), p("9H"), END]
@@ -440,7 +440,7 @@ def test_j28_jack_names_a_suit_and_that_suit_may_follow() -> None:
 
 
 def test_j28_twos_per_two_and_eights_miss_a_turn_per_eight() -> None:
-    """RULES.md §3 jacks-twos-eights: +2 per 2 in the chain; 8s: miss as many turns as 8s laid."""
+    """docs/rules.md §3 jacks-twos-eights: +2 per 2 in the chain; 8s: miss as many turns as 8s laid."""
     game = layout_game(
         "jacks-twos-eights", [["2C", "2D", "4H"], ["5D", "6D"], ["6H", "7H"]], "9C", STOCK
     )
@@ -466,7 +466,7 @@ def test_j28_twos_per_two_and_eights_miss_a_turn_per_eight() -> None:
 
 
 def test_j28_ace_of_hearts_cancelled_by_ace_of_spades() -> None:
-    """RULES.md §3 jacks-twos-eights: AH picks up 5 unless answered by the ace of spades."""
+    """docs/rules.md §3 jacks-twos-eights: AH picks up 5 unless answered by the ace of spades."""
     game = layout_game(
         "jacks-twos-eights", [["AH", "3D", "4D"], ["5C", "6C"], ["AS", "7H", "8H"]], "9H", STOCK
     )
@@ -478,7 +478,7 @@ def test_j28_ace_of_hearts_cancelled_by_ace_of_spades() -> None:
 
 
 def test_j28_cannot_finish_on_jack_two_or_eight_but_may_on_a_set() -> None:
-    """RULES.md §3 jacks-twos-eights: no finishing on J, 2, 8; a set may go out unannounced."""
+    """docs/rules.md §3 jacks-twos-eights: no finishing on J, 2, 8; a set may go out unannounced."""
     game = layout_game("jacks-twos-eights", [["JC"], ["5D", "6D"]], "9C", STOCK)
     assert game.legal_actions() == [DRAW]
     game = layout_game("jacks-twos-eights", [["5C", "5D", "5H"], ["6D", "7D"]], "9C", STOCK)
@@ -491,7 +491,7 @@ def test_j28_cannot_finish_on_jack_two_or_eight_but_may_on_a_set() -> None:
 
 
 def test_take_two_joker_picks_up_five_and_ace_names_a_suit() -> None:
-    """RULES.md §3 take-two: ace any time names a suit; joker (if used) picks up 5."""
+    """docs/rules.md §3 take-two: ace any time names a suit; joker (if used) picks up 5."""
     game = layout_game(
         "take-two",
         [["X1", "AC", "4D"], ["5C", "6C"], ["7D", "8D"]],
@@ -509,7 +509,7 @@ def test_take_two_joker_picks_up_five_and_ace_names_a_suit() -> None:
 
 
 def test_take_two_jack_skip_house_option() -> None:
-    """RULES.md §3 take-two: jack reverses (house option: skip)."""
+    """docs/rules.md §3 take-two: jack reverses (house option: skip)."""
     game = layout_game(
         "take-two",
         [["JC", "3C"], ["4D", "5D"], ["6C", "7C"]],

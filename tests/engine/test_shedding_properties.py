@@ -1,4 +1,4 @@
-"""Properties of every shedding ruleset under random house rules (RULES.md §1–§3, §5).
+"""Properties of every shedding ruleset under random house rules (docs/rules.md §1–§3, §5).
 
 Random legal play-outs over all presets, 2–7 players and random option overrides, checking after
 every action: conservation of cards, legal_actions ⇔ apply, views that hide other seats' cards.
@@ -183,7 +183,7 @@ def play_out(
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches())
 def test_random_play_ends_and_conserves_cards(setup: tuple[SheddingGame, random.Random]) -> None:
-    """RULES.md §2: random play always ends (going out or blocked); §1 conservation throughout."""
+    """docs/rules.md §2: random play always ends (going out or blocked); §1 conservation throughout."""
     game, rng = setup
     play_out(game, rng, prefer_play=0.8)
     assert game.is_over, "random play did not end"
@@ -218,7 +218,7 @@ def test_legal_actions_agree_with_apply_and_views_hide_cards(
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches(must_not_be_lower=True))
 def test_must_not_be_lower_keeps_the_invariants(setup: tuple[SheddingGame, random.Random]) -> None:
-    """RULES.md §3 switch must_not_be_lower under random house rules: bounded play-outs."""
+    """docs/rules.md §3 switch must_not_be_lower under random house rules: bounded play-outs."""
     game, rng = setup
     assert play_out(game, rng, prefer_play=0.8, every=5, limit=1500) > 0
 
@@ -291,7 +291,7 @@ def test_copy_is_independent(setup: tuple[SheddingGame, random.Random], stop: in
     ],
 )
 def test_malformed_actions_are_invalid_and_change_nothing(action: Any) -> None:
-    """API.md Actions: malformed → InvalidAction, whatever the blunder penalty."""
+    """the API guide, actions: malformed → InvalidAction, whatever the blunder penalty."""
     game = create_game("switch", 3, {"blunder_penalty": 2})
     game.deal(b"seed")
     before = game.to_dict()
@@ -301,7 +301,7 @@ def test_malformed_actions_are_invalid_and_change_nothing(action: Any) -> None:
 
 
 def test_aliases_and_lower_case_are_accepted() -> None:
-    """RULES.md §1: 10S is an alias of TS, and lower case is accepted."""
+    """docs/rules.md §1: 10S is an alias of TS, and lower case is accepted."""
     game = create_game("switch", 2)
     game.deal(
         b"x",

@@ -1,4 +1,4 @@
-"""Scenario tests of the common skeleton (RULES.md §2), each from an explicit layout."""
+"""Scenario tests of the common skeleton (docs/rules.md §2), each from an explicit layout."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def p(card: str, **extra: str) -> dict[str, str]:
 
 
 def test_matching_by_suit_or_rank_and_a_clear_refusal() -> None:
-    """RULES.md §2 Matching: suit or rank of the top card; a refusal says why and changes nothing."""
+    """docs/rules.md §2 Matching: suit or rank of the top card; a refusal says why and changes nothing."""
     game = layout_game("switch", [["7H", "9D", "3S", "KC"], ["5D", "6D"]], "9S")
     legal = game.legal_actions()
     assert p("9D") in legal
@@ -34,7 +34,7 @@ def test_matching_by_suit_or_rank_and_a_clear_refusal() -> None:
 
 
 def test_seeded_deal_gives_hands_one_at_a_time_and_a_non_power_starter() -> None:
-    """RULES.md §2 Deal and Starter (switch: the starter may not be a power card)."""
+    """docs/rules.md §2 Deal and Starter (switch: the starter may not be a power card)."""
     for seed in range(30):
         game = create_game("switch", 4)
         events = game.deal(seed.to_bytes(2, "big"))
@@ -46,7 +46,7 @@ def test_seeded_deal_gives_hands_one_at_a_time_and_a_non_power_starter() -> None
 
 
 def test_forbidden_starter_goes_under_the_stock() -> None:
-    """RULES.md §2 Starter: a power starter goes to the bottom of the stock, the next is turned."""
+    """docs/rules.md §2 Starter: a power starter goes to the bottom of the stock, the next is turned."""
     game = create_game("switch", 2)
     game.deal(b"s", {"hands": [["3C"], ["4C"]], "stock": ["2C", "8D", "5H", "6H"]})
     view = game.view(None)
@@ -58,7 +58,7 @@ def test_forbidden_starter_goes_under_the_stock() -> None:
 
 
 def test_starter_power_allowed_has_no_effect() -> None:
-    """RULES.md §2 Starter / §3 jack-change-it: a power starter sets the suit and nothing else."""
+    """docs/rules.md §2 Starter / §3 jack-change-it: a power starter sets the suit and nothing else."""
     game = layout_game("jack-change-it", [["3C", "9D", "KH"], ["4C", "5C"]], "2D")
     view = game.view(0)
     assert view["pending"] == {"draw": 0, "skip": 0, "draw_card": None, "skip_card": None}
@@ -67,7 +67,7 @@ def test_starter_power_allowed_has_no_effect() -> None:
 
 
 def test_draw_one_ends_the_turn() -> None:
-    """RULES.md §2 Drawing, draw_rule one."""
+    """docs/rules.md §2 Drawing, draw_rule one."""
     game = layout_game("switch", [["3C", "4C"], ["5D", "6D"]], "9S", ["7S"])
     events = game.apply(DRAW)
     draw = next(e for e in events if e.type == "draw")
@@ -78,7 +78,7 @@ def test_draw_one_ends_the_turn() -> None:
 
 
 def test_voluntary_draw_only_where_allowed() -> None:
-    """RULES.md §2 Drawing: may_draw_voluntarily (switch yes, black-jack no)."""
+    """docs/rules.md §2 Drawing: may_draw_voluntarily (switch yes, black-jack no)."""
     game = layout_game("switch", [["3S", "4C"], ["5D", "6D"]], "9S")
     assert DRAW in game.legal_actions()
     game = layout_game("black-jack", [["3S", "4C"], ["5D", "6D"]], "9S")
@@ -88,7 +88,7 @@ def test_voluntary_draw_only_where_allowed() -> None:
 
 
 def test_one_then_play_may_play_the_drawn_card() -> None:
-    """RULES.md §2 draw_rule one_then_play (J28): a playable drawn card may be played at once."""
+    """docs/rules.md §2 draw_rule one_then_play (J28): a playable drawn card may be played at once."""
     game = layout_game("jacks-twos-eights", [["3C", "4C"], ["5D", "6D"]], "9S", ["7S", "KD"])
     game.apply(DRAW)
     assert game.to_move == 0
@@ -104,7 +104,7 @@ def test_one_then_play_may_play_the_drawn_card() -> None:
 
 
 def test_until_playable_draws_until_a_card_plays() -> None:
-    """RULES.md §2 draw_rule until_playable (french)."""
+    """docs/rules.md §2 draw_rule until_playable (french)."""
     game = layout_game("french", [["3C", "5C"], ["5D", "6D"]], "9S", ["7D", "KH", "QS", "8C"])
     events = game.apply(DRAW)
     draw = next(e for e in events if e.type == "draw")
@@ -116,7 +116,7 @@ def test_until_playable_draws_until_a_card_plays() -> None:
 
 
 def test_draw_two() -> None:
-    """RULES.md §2 draw_rule two (take-two)."""
+    """docs/rules.md §2 draw_rule two (take-two)."""
     game = layout_game("take-two", [["3C", "5C"], ["5D", "6D"]], "9S", ["7D", "KH"])
     game.apply(DRAW)
     assert hand_codes(game, 0) == ["3C", "5C", "7D", "KH"]
@@ -124,7 +124,7 @@ def test_draw_two() -> None:
 
 
 def test_stock_exhausted_reshuffles_the_discard_pile_but_its_top() -> None:
-    """RULES.md §2 Stock exhausted: the discard pile except the top card becomes the stock; with
+    """docs/rules.md §2 Stock exhausted: the discard pile except the top card becomes the stock; with
     nothing left at all the draw takes what exists (nothing) and never crashes."""
     named = {"9C", "3D", "9S"}
     rest = [c for c in CARD_CODES[:52] if c not in named]
@@ -144,7 +144,7 @@ def test_stock_exhausted_reshuffles_the_discard_pile_but_its_top() -> None:
 
 
 def test_blocked_deal_is_won_by_the_lowest_tally() -> None:
-    """RULES.md §2 Blocked deal: nobody can play or draw; lowest tally, fewest cards, turn order."""
+    """docs/rules.md §2 Blocked deal: nobody can play or draw; lowest tally, fewest cards, turn order."""
     options = {
         "must_not_be_lower": True,
         "finish_on_power": False,
@@ -168,7 +168,7 @@ def test_blocked_deal_is_won_by_the_lowest_tally() -> None:
 
 
 def test_pending_pick_up_stacks_and_taking_it_ends_the_turn() -> None:
-    """RULES.md §2 Pending penalty and §3 switch 2s: answered with a 2 (+2), else picked up."""
+    """docs/rules.md §2 Pending penalty and §3 switch 2s: answered with a 2 (+2), else picked up."""
     game = layout_game(
         "switch",
         [["2C", "3C", "4C"], ["2D", "9D", "5D"], ["6H", "7H", "8S"]],
@@ -191,7 +191,7 @@ def test_pending_pick_up_stacks_and_taking_it_ends_the_turn() -> None:
 
 
 def test_skip_makes_the_next_player_miss_a_turn() -> None:
-    """RULES.md §2 Skip / §3 switch 8."""
+    """docs/rules.md §2 Skip / §3 switch 8."""
     game = layout_game("switch", [["8C", "3C"], ["4C", "5C"], ["6C", "7C"]], "9C")
     events = game.apply(p("8C"))
     assert [e.seat for e in events if e.type == "skip"] == [1]
@@ -199,7 +199,7 @@ def test_skip_makes_the_next_player_miss_a_turn() -> None:
 
 
 def test_a_skip_in_a_two_player_game_begins_a_new_turn_for_the_same_seat() -> None:
-    """RULES.md §2 Skip with two players: the player moves again, and ``turn_id`` says a new turn
+    """docs/rules.md §2 Skip with two players: the player moves again, and ``turn_id`` says a new turn
     began (the service restarts turn clocks on it, not on the seat to move)."""
     game = layout_game("switch", [["8C", "3C", "4H"], ["4C", "5C"]], "9C")
     first_turn = game.turn_id
@@ -209,7 +209,7 @@ def test_a_skip_in_a_two_player_game_begins_a_new_turn_for_the_same_seat() -> No
 
 
 def test_turn_id_holds_within_a_turn_and_moves_on_with_each_turn() -> None:
-    """RULES.md §2 draw_rule one_then_play: drawing and then playing the drawn card is one turn."""
+    """docs/rules.md §2 draw_rule one_then_play: drawing and then playing the drawn card is one turn."""
     game = layout_game("jacks-twos-eights", [["3C", "4C"], ["5D", "6D"]], "9S", ["7S", "KD"])
     first_turn = game.turn_id
     game.apply(DRAW)
@@ -225,7 +225,7 @@ def test_turn_id_holds_within_a_turn_and_moves_on_with_each_turn() -> None:
 
 
 def test_reverse_and_two_player_reverse() -> None:
-    """RULES.md §2 Reverse: direction flips; with two players it acts as a skip unless set otherwise."""
+    """docs/rules.md §2 Reverse: direction flips; with two players it acts as a skip unless set otherwise."""
     game = layout_game("take-two", [["JC", "3C"], ["4C", "5C"], ["6C", "7C"]], "9C")
     game.apply(p("JC"))
     assert game.direction == -1
@@ -245,7 +245,7 @@ def test_reverse_and_two_player_reverse() -> None:
 
 
 def test_last_card_announcement_and_draw_penalty() -> None:
-    """RULES.md §2 Last card: penalty draw_N at the end of the turn; an untrue announcement is refused."""
+    """docs/rules.md §2 Last card: penalty draw_N at the end of the turn; an untrue announcement is refused."""
     game = layout_game(
         "switch", [["3C", "4C", "5C"], ["6C", "6D", "6H"]], "9C", ["KS", "QS", "JS", "TS"]
     )
@@ -265,7 +265,7 @@ def test_last_card_announcement_and_draw_penalty() -> None:
 
 
 def test_no_finish_penalty_bars_the_last_card() -> None:
-    """RULES.md §2 Last card no_finish (jack-change-it): the last card may not be played next turn."""
+    """docs/rules.md §2 Last card no_finish (jack-change-it): the last card may not be played next turn."""
     game = layout_game("jack-change-it", [["3C", "4C"], ["5C", "6C", "9D"]], "9C", ["KS", "QH"])
     game.apply(p("3C"))  # no announcement
     game.apply(p("5C"))
@@ -277,7 +277,7 @@ def test_no_finish_penalty_bars_the_last_card() -> None:
 
 
 def test_no_finish_draw_n_and_going_out_after_announcing() -> None:
-    """RULES.md §3 black-jack: going out without having announced draws 2 instead."""
+    """docs/rules.md §3 black-jack: going out without having announced draws 2 instead."""
     game = layout_game("black-jack", [["3C", "5D"], ["5C", "6C", "9D"]], "9C", ["KS", "QH", "2H"])
     game.apply(p("3C"))  # leaves 5D, not announced; nothing continues the run: the turn ends
     assert game.to_move == 1
@@ -292,7 +292,7 @@ def test_no_finish_draw_n_and_going_out_after_announcing() -> None:
 
 
 def test_skip_and_draw_penalty_misses_the_next_turn() -> None:
-    """RULES.md §2 Last card skip_and_draw_1 (french)."""
+    """docs/rules.md §2 Last card skip_and_draw_1 (french)."""
     game = layout_game("french", [["3C", "5C"], ["6C", "7C", "8C"]], "9C", ["KS", "QH", "TD"])
     events = game.apply(p("3C"))
     assert any(e.type == "penalty" and e.data.get("skip") == 1 for e in events)
@@ -303,7 +303,7 @@ def test_skip_and_draw_penalty_misses_the_next_turn() -> None:
 
 
 def test_finish_on_power_false_makes_the_player_draw() -> None:
-    """RULES.md §2 Finishing / §3 take-two: no finishing on a power card; such a player draws 2."""
+    """docs/rules.md §2 Finishing / §3 take-two: no finishing on a power card; such a player draws 2."""
     game = layout_game("take-two", [["8C"], ["6C", "7C", "9D"]], "9C", ["KS", "QH"])
     assert game.legal_actions() == [DRAW]
     with pytest.raises(IllegalMove, match="may not finish on a power card"):
@@ -313,7 +313,7 @@ def test_finish_on_power_false_makes_the_player_draw() -> None:
 
 
 def test_play_until_one_left_gives_a_finishing_order() -> None:
-    """RULES.md §2 Finishing (play_until one_left) and §5 Placement."""
+    """docs/rules.md §2 Finishing (play_until one_left) and §5 Placement."""
     game = layout_game(
         "take-two",
         [["3C", "4C"], ["5C", "6C", "TD"], ["9C", "TC", "KD"]],
@@ -335,7 +335,7 @@ def test_play_until_one_left_gives_a_finishing_order() -> None:
 
 
 def test_blunder_penalty_draws_instead_of_refusing() -> None:
-    """RULES.md §2 Illegal moves: blunder_penalty N takes the move back and the player draws N."""
+    """docs/rules.md §2 Illegal moves: blunder_penalty N takes the move back and the player draws N."""
     game = layout_game(
         "switch", [["3C", "4C"], ["5D", "6D"]], "9C", ["KS", "QS"], options={"blunder_penalty": 2}
     )
@@ -349,7 +349,7 @@ def test_blunder_penalty_draws_instead_of_refusing() -> None:
 
 
 def test_multi_deal_match_rotates_the_first_seat_and_adds_scores() -> None:
-    """RULES.md §2 Deal (first seat rotates) and §5 (a match is a number of deals)."""
+    """docs/rules.md §2 Deal (first seat rotates) and §5 (a match is a number of deals)."""
     game = create_game("switch", 3, deals=2)
     game.deal(b"d", {"hands": [["3C"], ["4D", "QD"], ["5H", "KH"]], "starter": "9C"})
     events = game.apply(p("3C"))
@@ -365,7 +365,7 @@ def test_multi_deal_match_rotates_the_first_seat_and_adds_scores() -> None:
 
 
 def test_play_to_a_target() -> None:
-    """RULES.md §5: play to a target total."""
+    """docs/rules.md §5: play to a target total."""
     game = create_game("switch", 2, target=10)
     game.deal(b"d", {"hands": [["3C"], ["4D", "QD"]], "starter": "9C"})
     game.apply(p("3C"))
@@ -406,7 +406,7 @@ def test_players_outside_the_range_are_invalid_options() -> None:
 
 
 def test_default_action_takes_the_pick_up_draws_or_ends_the_turn() -> None:
-    """The turn clock's action (API.md): take the pending penalty, draw, end the turn."""
+    """The turn clock's action (the API guide): take the pending penalty, draw, end the turn."""
     game = layout_game("switch", [["2C", "3C", "4C"], ["2D", "9D", "5D"]], "5C", ["TS", "QS"])
     assert game.default_action() == DRAW  # voluntary draw is allowed in switch
     game.apply(p("2C"))
@@ -421,7 +421,7 @@ def test_default_action_takes_the_pick_up_draws_or_ends_the_turn() -> None:
 
 
 def test_spectator_view_shows_counts_only() -> None:
-    """API.md The view: spectators get no hand and no legal moves; nobody sees the stock order."""
+    """The API guide, "The view": spectators get no hand and no legal moves; nobody sees the stock order."""
     game = layout_game("switch", [["3C", "4C"], ["5D", "6D", "7D"]], "9C", ["TS", "QS"])
     view = game.view(None)
     assert view["you"] is None

@@ -1,4 +1,4 @@
-"""The French tally and placements (RULES.md §5)."""
+"""The French tally and placements (docs/rules.md §5)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def cards(*codes: str) -> list[int]:
 
 
 def test_french_tally_values() -> None:
-    """RULES.md §5: ace 20; 2, 4, jack 15; king, queen 10; others face value; joker 25."""
+    """docs/rules.md §5: ace 20; 2, 4, jack 15; king, queen 10; others face value; joker 25."""
     assert french_tally(cards("AS")) == 20
     assert french_tally(cards("2C", "4D", "JH")) == 45
     assert french_tally(cards("KS", "QH")) == 20
@@ -32,13 +32,13 @@ def test_winner_scores_every_other_hand() -> None:
 
 
 def test_hand_order_breaks_ties_by_cards_then_turn_order() -> None:
-    """RULES.md §2 Blocked deal: lowest tally, then fewest cards, then earliest in turn order."""
+    """docs/rules.md §2 Blocked deal: lowest tally, then fewest cards, then earliest in turn order."""
     hands = [cards("TC"), cards("5C", "5D"), cards("QS"), cards("3C")]
     assert hand_order(hands, [2, 3, 0, 1]) == [3, 2, 0, 1]
 
 
 def test_deal_placings_put_finishers_first() -> None:
-    """RULES.md §5 Placement: the finishing order, then the rest."""
+    """docs/rules.md §5 Placement: the finishing order, then the rest."""
     hands = [cards(), cards("KD"), cards(), cards("3C")]
     assert deal_placings([2, 0], hands, [3, 1]) == [2, 0, 3, 1]
 

@@ -1,4 +1,4 @@
-"""API.md "Tournaments": every endpoint, its status codes and error codes, as a client sees them."""
+"""the API guide "Tournaments": every endpoint, its status codes and error codes, as a client sees them."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""API.md "Tournaments for club nights with real cards": guests and bulk entries, offline play,
+"""the API guide "Tournaments for club nights with real cards": guests and bulk entries, offline play,
 table results for every scoring (each refusal one by one), corrections, adjudication, public
 pages, and a whole offline evening of twelve guests over three rounds to final standings."""
 

@@ -1,4 +1,4 @@
-"""The tournaments' rules stay pure (STYLE.md): seating, scoring, ratings, results and the chart
+"""The tournaments' rules stay pure: seating, scoring, ratings, results and the chart
 import no Django, DRF or Celery, so they are tested and reasoned about as plain functions."""
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""The tournament endpoints of API.md are in the published OpenAPI schema, errors as problems.
+"""The tournament endpoints of the API guide are in the published OpenAPI schema, errors as problems.
 
 (tests/api/test_schema.py checks that the committed schema is the one the code generates.)"""
 
