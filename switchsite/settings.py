@@ -173,7 +173,9 @@ CACHES = {
         default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "locmemcache://",
     )
 }
-if CACHES["default"]["BACKEND"].endswith("RedisCache"):
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # One pool of connections per process, not one per request (switchsite.cache).
+    CACHES["default"]["BACKEND"] = "switchsite.cache.PooledRedisCache"
     # A Redis that went away must cost a request a second at most, not hang it.
     CACHES["default"].setdefault("OPTIONS", {}).update(socket_connect_timeout=1, socket_timeout=1)
 

@@ -1,0 +1,33 @@
+"""The shared cache (throttle counters, the sweep's marks) on Redis: Django makes a cache object per
+request under ASGI, and each must not open a connection of its own (switchsite.cache)."""
+
+import contextvars
+
+import pytest
+import redis
+from django.conf import settings
+from django.core.cache import caches
+
+from tests.conftest import IN_CI
+
+
+def test_requests_each_with_a_cache_of_their_own_share_the_connections_to_redis():
+    location = settings.CACHES["default"]["LOCATION"]
+    if not settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
+        if IN_CI:
+            pytest.fail("CI=true but the cache is not Redis: the broker's cache is untested")
+        pytest.skip("no Redis cache configured (set CELERY_BROKER_URL to a Redis URL)")
+    server = redis.Redis.from_url(location)
+
+    def connections_received() -> int:
+        return int(server.info("stats")["total_connections_received"])
+
+    def one_request() -> None:  # a fresh context: what ASGI gives each request
+        assert caches["default"].get("anything") is None
+
+    contextvars.Context().run(one_request)  # the process's pool connects once
+    before = connections_received()
+    for _ in range(20):
+        contextvars.Context().run(one_request)
+
+    assert connections_received() - before == 0
