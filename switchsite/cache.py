@@ -10,6 +10,7 @@ pool of connections, which redis-py makes safe to share between threads.
 from __future__ import annotations
 
 import threading
+
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.utils.functional import cached_property
 
