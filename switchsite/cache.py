@@ -10,6 +10,7 @@ pool of connections, which redis-py makes safe to share between threads.
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.utils.functional import cached_property
@@ -19,10 +20,14 @@ _clients_lock = threading.Lock()
 
 
 class PooledRedisCache(RedisCache):
+    def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._client_options: dict[str, Any] = params.get("OPTIONS", {})
+
     @cached_property
     def _cache(self) -> RedisCacheClient:
-        key = repr((self._servers, sorted(self._options.items())))
+        key = repr((self._servers, sorted(self._client_options.items())))
         with _clients_lock:
             if key not in _clients:
-                _clients[key] = self._class(self._servers, **self._options)
+                _clients[key] = self._class(self._servers, **self._client_options)
             return _clients[key]
