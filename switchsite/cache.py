@@ -9,6 +9,7 @@ pool of connections, which redis-py makes safe to share between threads.
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -22,12 +23,13 @@ _clients_lock = threading.Lock()
 class PooledRedisCache(RedisCache):
     def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         super().__init__(server, params)
+        self._client_servers = re.split("[;,]", server) if isinstance(server, str) else server
         self._client_options: dict[str, Any] = params.get("OPTIONS", {})
 
     @cached_property
     def _cache(self) -> RedisCacheClient:
-        key = repr((self._servers, sorted(self._client_options.items())))
+        key = repr((self._client_servers, sorted(self._client_options.items())))
         with _clients_lock:
             if key not in _clients:
-                _clients[key] = self._class(self._servers, **self._client_options)
+                _clients[key] = RedisCacheClient(self._client_servers, **self._client_options)
             return _clients[key]
