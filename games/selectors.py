@@ -122,8 +122,9 @@ def match_view(*, play: MatchInPlay, seat: int | None) -> dict[str, Any]:
     engine_seats: list[dict[str, Any]] = []
     if match.status != Match.Status.WAITING:
         engine_view = game.view(seat)
-        if match.status != Match.Status.ACTIVE:
+        if match.status != Match.Status.ACTIVE:  # finished or abandoned: nobody is to move
             engine_view["legal_moves"] = []
+            engine_view["to_move"] = None
         engine_seats = engine_view.pop("seats", [])
         engine_view.pop("result", None)
         view.update(engine_view)

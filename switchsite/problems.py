@@ -152,10 +152,13 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         if isinstance(exc, exceptions.ParseError):
             code = "invalid_json"
         retry_after = response.headers.get("Retry-After")
-        return problem_response(
+        problem = problem_response(
             response.status_code,
             code,
             str(exc.detail),
             retry_after=int(retry_after) if retry_after else None,
         )
+        if "WWW-Authenticate" in response:  # a 401 names the scheme to use: Token
+            problem["WWW-Authenticate"] = response["WWW-Authenticate"]
+        return problem
     return response

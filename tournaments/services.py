@@ -83,7 +83,7 @@ def tournament_create(
     info = catalog.find_ruleset(ruleset)
     if scoring not in SCORINGS_OF_GAME[info.game]:
         allowed = ", ".join(sorted(SCORINGS_OF_GAME[info.game]))
-        raise errors.InvalidScoring(f"{ruleset} tournaments are scored {allowed}, not {scoring!r}")
+        raise errors.InvalidScoring(f"{ruleset} tournaments are scored {allowed}, not '{scoring}'")
     if deals_per_round is not None and target is not None:
         raise protocol.InvalidOptions("give deals_per_round or target, not both")
     if target is None and deals_per_round is None and info.game == catalog.SHEDDING:

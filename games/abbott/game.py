@@ -507,7 +507,7 @@ class AbbottGame:
         name = action.get("action")
         if not isinstance(name, str) or name not in _ACTION_FIELDS:
             raise InvalidAction(
-                f"unknown action {name!r}; Abbott's Switch has move, ally, pass, propose_end"
+                f"unknown action {name!r}; Abbott's Switch has {', '.join(_ACTION_FIELDS)}"
             )
         extra = set(action) - _ACTION_FIELDS[name] - _IGNORED_FIELDS
         if extra:

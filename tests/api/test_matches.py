@@ -205,4 +205,5 @@ def test_forfeit_policy_abandons_the_match(alice, bob):
     view = bob.post(f"/api/v1/matches/{match_id}/resign/").json()
 
     assert view["status"] == "abandoned"
+    assert (view["to_move"], view["legal_moves"]) == (None, [])  # nobody is to move any more
     assert alice.get(f"/api/v1/matches/{match_id}/").json()["status"] == "abandoned"

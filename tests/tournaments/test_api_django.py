@@ -56,6 +56,14 @@ def test_create_refuses_bad_settings(staff, body, status, code):
     assert_problem(create(staff, **body), status, code)
 
 
+def test_a_scoring_that_does_not_fit_the_game_names_the_ones_that_do(staff):
+    problem = assert_problem(
+        create(staff, ruleset="abbott", scoring="french"), 400, "invalid_scoring"
+    )
+
+    assert problem["detail"] == "abbott tournaments are scored abbott, not 'french'"
+
+
 def test_only_staff_create_and_strangers_are_refused(alice, client):
     assert_problem(create(alice), 403, "staff_only")
     assert client.get("/api/v1/tournaments/").status_code == 401
