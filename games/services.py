@@ -791,8 +791,8 @@ _MATCH_FIELDS_ADVANCED = (
 
 def match_abandon(*, match_id: int, reason: str) -> MatchInPlay:
     """Staff end an active match that will not be played out (a tournament table whose result the
-    desk adjudicates): abandoned with a ``match_end`` event and its players told, through the one
-    pipeline — as when everyone resigns."""
+    desk adjudicates): abandoned with a ``match_end`` event saying why, and its players told
+    through the one pipeline (their feeds get ``match_end``, as when everyone resigns)."""
 
     def abandon() -> MatchInPlay:
         play = match_in_play(match_id=match_id)
