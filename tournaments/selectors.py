@@ -326,7 +326,7 @@ def standings_table(*, tournament: Tournament) -> Standings:
         entry = inputs.entries[row.entry]
         holder = getattr(entry.player, "player", None) if entry.player else entry
         mu, sigma = fresh.mu, fresh.sigma
-        if holder is not None and holder.rating_mu is not None:
+        if holder is not None and holder.rating_mu is not None and holder.rating_sigma is not None:
             mu, sigma = holder.rating_mu, holder.rating_sigma
         rows.append(
             {
