@@ -39,15 +39,16 @@ worker: $(INSTALLED)
 beat: $(INSTALLED)
 	$(BIN)/celery -A switchsite beat --loglevel=INFO
 
-## Lint, then the whole test suite (uses DATABASE_URL / CELERY_BROKER_URL when they are set).
-test: $(INSTALLED)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+## Lint and type-check, then the whole test suite (uses DATABASE_URL / CELERY_BROKER_URL when they
+## are set).
+test: lint
 	$(BIN)/python -m pytest
 
+## ruff, then mypy as configured in pyproject.toml (incremental: its cache is .mypy_cache/).
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(INSTALLED)
 	$(BIN)/ruff check --fix .

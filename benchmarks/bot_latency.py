@@ -37,7 +37,7 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from games import catalog, services
+    from games import selectors, services
     from games.models import Match
 
     call_command("migrate", verbosity=0)
@@ -67,23 +67,22 @@ def main() -> None:
                 seats=2,
                 bots_wanted=[{"seat": 1, "strategy": args.strategy}],
             )
-            match = services.match_start(match_id=match.pk, user=human)
+            services.match_start(match_id=match.pk, user=human)
             while len(latencies) < args.moves:
-                match = Match.objects.get(pk=match.pk)
-                if match.status != Match.Status.ACTIVE:
+                play = selectors.match_in_play(match_id=match.pk)
+                if play.match.status != Match.Status.ACTIVE:
                     break
-                game = catalog.load_game(match.game, match.state)
-                if game.to_move != 0:
+                if play.game.to_move != 0:
                     time.sleep(0.001)
                     continue
-                legal = game.legal_actions()
+                legal = play.game.legal_actions()
                 rng_index += 1
                 started = time.perf_counter()
                 result = services.move_apply(
                     match_id=match.pk, user=human, action=legal[rng_index % len(legal)]
                 )
-                after = result.match.version
-                if catalog.load_game(match.game, result.match.state).to_move != 1:
+                after = result.play.match.version
+                if result.play.game.to_move != 1:
                     continue  # the human plays on (or the match ended): no bot answer to time
                 while Match.objects.filter(pk=match.pk, version__gt=after).count() == 0:
                     time.sleep(0.0005)

@@ -49,6 +49,7 @@ def play_game(bots: Sequence[Strategy], seed: int) -> int | None:
         if game.is_over:
             return int(game.history[-1]["winner"])
         seat = game.to_move
+        assert seat is not None  # a deal in play has a seat to move
         game.apply(bots[seat](game.view(seat), tables[seat], rng))
     return None
 

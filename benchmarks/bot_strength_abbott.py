@@ -62,6 +62,7 @@ def play_game(bots: Sequence[Strategy], seed: int, tally: Tally, tested: int) ->
             if game.needs_deal or game.is_over:
                 break
             seat = game.to_move
+            assert seat is not None  # a hand in play has a seat to move
             game.apply(bots[seat](game.view(seat), tables[seat], rng))
         else:
             raise RuntimeError(f"a hand of game {seed} did not end")

@@ -67,7 +67,7 @@ VARIANTS: list[tuple[str, dict[str, Any], int]] = [
 
 def _cases(games_per_case: int) -> list[tuple[str, dict[str, Any], int, int, int]]:
     """(ruleset, options, deals, players, seed) for every match to play."""
-    cases = []
+    cases: list[tuple[str, dict[str, Any], int, int, int]] = []
     for name in RULESETS:
         for players in PLAYER_COUNTS:
             for seed in range(games_per_case):

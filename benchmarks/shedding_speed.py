@@ -51,8 +51,8 @@ def _run(
         game.deal(games.to_bytes(8, "big"))
         if tuples:
             while not game.is_over:
-                legal = game.legal_tuples()
-                game.apply_tuple(pick(rng, legal, [a for a in legal if a[0] == PLAY]))
+                legal_tuples = game.legal_tuples()
+                game.apply_tuple(pick(rng, legal_tuples, [a for a in legal_tuples if a[0] == PLAY]))
                 actions += 1
         else:
             while not game.is_over:

@@ -26,7 +26,7 @@ class PlayerAdmin(admin.ModelAdmin):
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["index", "player", "bot_strategy", "strikes", "resigned"]
+    fields = ("index", "player", "bot_strategy", "strikes", "resigned")
     readonly_fields = fields
     can_delete = False
 
@@ -50,7 +50,7 @@ class MatchAdmin(admin.ModelAdmin):
     search_fields = ["id", "created_by__username", "seats__player__username"]
     list_select_related = ["created_by"]
     inlines = [SeatInline]
-    fields = [
+    fields = (
         "ruleset",
         "game",
         "status",
@@ -68,7 +68,7 @@ class MatchAdmin(admin.ModelAdmin):
         "result",
         "table",
         "event_log",
-    ]
+    )
     readonly_fields = fields
 
     def has_add_permission(self, request) -> bool:
@@ -151,7 +151,7 @@ class MatchAdmin(admin.ModelAdmin):
 class InvitationInline(admin.TabularInline):
     model = Invitation
     extra = 0
-    fields = ["seat", "player", "answer", "answered_at"]
+    fields = ("seat", "player", "answer", "answered_at")
     readonly_fields = fields
     can_delete = False
 
@@ -169,7 +169,7 @@ class ChallengeAdmin(admin.ModelAdmin):
     search_fields = ["challenger__username", "invitations__player__username"]
     list_select_related = ["challenger"]
     inlines = [InvitationInline]
-    fields = [
+    fields = (
         "challenger",
         "status",
         "ruleset",
@@ -182,7 +182,7 @@ class ChallengeAdmin(admin.ModelAdmin):
         "match",
         "created_at",
         "ended_at",
-    ]
+    )
     readonly_fields = fields
 
     def has_add_permission(self, request) -> bool:

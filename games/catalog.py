@@ -6,7 +6,7 @@ create games here, and load persisted games here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,10 @@ SHEDDING = "shedding"
 ABBOTT = "abbott"
 
 _GAME_CLASSES: dict[str, Any] = {SHEDDING: SheddingGame, ABBOTT: AbbottGame}
-_FACTORIES = {SHEDDING: shedding_rulesets.create_game, ABBOTT: abbott_rulesets.create_game}
+_FACTORIES: dict[str, Callable[..., GameState]] = {
+    SHEDDING: shedding_rulesets.create_game,
+    ABBOTT: abbott_rulesets.create_game,
+}
 
 
 class UnknownRuleset(ValueError):

@@ -26,6 +26,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
+from typing import Any
 
 from django.db import connections, transaction
 
@@ -200,7 +201,7 @@ class PostgresListener:
             self._hub.wake([(kind, i) for i in ids])
 
 
-def _connection_params() -> dict[str, object]:
+def _connection_params() -> dict[str, Any]:
     """Django's own connection parameters for the default database, for a psycopg connection."""
     params = connections["default"].get_connection_params()
     for django_only in ("cursor_factory", "context", "prepare_threshold"):

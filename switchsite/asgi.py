@@ -18,7 +18,7 @@ import asyncio
 import logging
 import os
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from types import FrameType
 from typing import Any
 
@@ -38,7 +38,7 @@ logger = logging.getLogger(__name__)
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -23,6 +24,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games import catalog
 from switchsite.problems import problem_classes
+from switchsite.requests import AuthenticatedHttpRequest
 from tournaments import charts, errors, results, selectors, services
 from tournaments.forms import RegisterForm, TableResultForm, TournamentForm
 from tournaments.models import Bye, ResultEntry, Round, Table, Tournament
@@ -44,9 +46,10 @@ class RoundFilter(admin.SimpleListFilter):
         return [("0", "not started"), *((str(n), f"round {n}") for n in range(1, most + 1))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        if self.value() is None:
+        value = self.value()
+        if value is None:
             return queryset
-        return queryset.filter(current_round=int(self.value()))
+        return queryset.filter(current_round=int(value))
 
 
 class RoundInline(admin.TabularInline):
@@ -110,6 +113,7 @@ class TournamentAdmin(admin.ModelAdmin):
     ) -> HttpResponse:
         """A new tournament through ``services.tournament_create``, which checks the ruleset,
         scoring, table size and house rules; a refusal is shown on the form."""
+        assert isinstance(request.user, User)  # the admin site lets only staff in
         form = TournamentForm(request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid():
             try:
@@ -139,11 +143,11 @@ class TournamentAdmin(admin.ModelAdmin):
         return reverse("tournament-public", args=[tournament.pk]) if tournament.public else None
 
     @admin.display(description="round", ordering="current_round")
-    def current_round(self, tournament: Tournament) -> int:
+    def current_round(self, tournament: selectors.ListedTournament) -> int:
         return tournament.current_round
 
     @admin.display(description="entries", ordering="entry_count")
-    def entry_count(self, tournament: Tournament) -> int:
+    def entry_count(self, tournament: selectors.ListedTournament) -> int:
         return tournament.entry_count
 
     @admin.action(description="Export standings as CSV (one tournament)")
@@ -187,7 +191,10 @@ class TournamentAdmin(admin.ModelAdmin):
         def wrapped(request: HttpRequest, object_id: int, **kwargs: Any) -> HttpResponse:
             tournament = self.get_object(request, str(object_id))
             if tournament is None:
-                return self._get_obj_does_not_exist_redirect(request, self.opts, str(object_id))
+                # Django's own answer for a missing object (private, so not in the stubs).
+                return self._get_obj_does_not_exist_redirect(  # type: ignore[attr-defined]
+                    request, self.opts, str(object_id)
+                )
             return method(request, tournament, **kwargs)
 
         return wrapped
@@ -195,7 +202,7 @@ class TournamentAdmin(admin.ModelAdmin):
     def _back(self, tournament: Tournament) -> HttpResponse:
         return redirect("admin:tournaments_tournament_change", tournament.pk)
 
-    def step_view(self, request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    def step_view(self, request: AuthenticatedHttpRequest, tournament: Tournament) -> HttpResponse:
         """One of the desk's buttons: the next step of the evening (POST only)."""
         step = STEPS.get(request.POST.get("step", "")) if request.method == "POST" else None
         if step is None:
@@ -209,7 +216,9 @@ class TournamentAdmin(admin.ModelAdmin):
             self.message_user(request, done, messages.SUCCESS)
         return self._back(tournament)
 
-    def withdraw_view(self, request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    def withdraw_view(
+        self, request: AuthenticatedHttpRequest, tournament: Tournament
+    ) -> HttpResponse:
         """Drop an entry (POST ``name``): it keeps its results and is not seated again."""
         if request.method != "POST":
             raise Http404("Withdraw with the button on the tournament's page.")
@@ -225,7 +234,9 @@ class TournamentAdmin(admin.ModelAdmin):
             )
         return self._back(tournament)
 
-    def register_view(self, request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    def register_view(
+        self, request: AuthenticatedHttpRequest, tournament: Tournament
+    ) -> HttpResponse:
         """Register many entrants in one step (late entries too), all or none."""
         game = catalog.find_ruleset(tournament.ruleset).game
         form = RegisterForm(request.POST if request.method == "POST" else None, game=game)
@@ -259,7 +270,11 @@ class TournamentAdmin(admin.ModelAdmin):
         )
 
     def result_view(
-        self, request: HttpRequest, tournament: Tournament, round_number: int, table_number: int
+        self,
+        request: AuthenticatedHttpRequest,
+        tournament: Tournament,
+        round_number: int,
+        table_number: int,
     ) -> HttpResponse:
         """A table's result: checked and shown with running totals, then saved (a correction
         when the table has one already: the earlier versions stay on record)."""
@@ -272,22 +287,28 @@ class TournamentAdmin(admin.ModelAdmin):
         names = [s.entry.name for s in table.seats.select_related("entry").order_by("seat")]
         entered = table.result_entries.order_by("-entered_at", "-pk").first()
         scoring = Scoring(tournament.scoring)
-        fixed = tournament.deals_per_round is not None and scoring != Scoring.ABBOTT
+        # Abbott's hands are played to the target, whatever number of deals is set.
+        fixed_deals = tournament.deals_per_round if scoring != Scoring.ABBOTT else None
         earlier = sum(len(items) for items in (entered.result if entered else {}).values())
         wanted = _int_or_none(request.GET.get("rows")) or 0
+        fixed = fixed_deals is not None
         rows = (
-            tournament.deals_per_round
-            if fixed
+            fixed_deals
+            if fixed_deals is not None
             else max(OPEN_ENDED_ROWS[scoring], earlier + 1, wanted)
         )
-        form_kwargs = {"scoring": tournament.scoring, "names": names, "rows": rows, "fixed": fixed}
         initial = (
             TableResultForm.initial_from(tournament.scoring, names, entered.result)
             if entered
             else {}
         )
         form = TableResultForm(
-            request.POST if request.method == "POST" else None, initial=initial, **form_kwargs
+            request.POST if request.method == "POST" else None,
+            initial=initial,
+            scoring=tournament.scoring,
+            names=names,
+            rows=rows,
+            fixed=fixed,
         )
         preview, problems = None, []
         if request.method == "POST" and form.is_valid():
@@ -330,7 +351,9 @@ class TournamentAdmin(admin.ModelAdmin):
             more_rows=None if fixed else rows + 2,
         )
 
-    def standings_view(self, request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    def standings_view(
+        self, request: AuthenticatedHttpRequest, tournament: selectors.ListedTournament
+    ) -> HttpResponse:
         """Rank, player, points, deals won, tie-breaks and a column per round, and the chart —
         with the selector's fixed number of queries whatever the field size."""
         standings = selectors.standings_table(tournament=tournament)
@@ -349,7 +372,9 @@ class TournamentAdmin(admin.ModelAdmin):
             chart=_chart(standings),
         )
 
-    def print_view(self, request: HttpRequest, tournament: Tournament, sheet: str) -> HttpResponse:
+    def print_view(
+        self, request: AuthenticatedHttpRequest, tournament: Tournament, sheet: str
+    ) -> HttpResponse:
         """A4 sheets for the desk: ``pairings`` (by table and by name), ``slips`` (one result
         slip per table) or ``standings``. The round is ``?round=N``, by default the latest."""
         if sheet not in ("pairings", "slips", "standings"):
@@ -543,20 +568,24 @@ class RoundAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def seating_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+    def seating_view(self, request: AuthenticatedHttpRequest, object_id: int) -> HttpResponse:
         drafted = self.get_object(request, str(object_id))
         if drafted is None:
-            return self._get_obj_does_not_exist_redirect(request, self.opts, str(object_id))
+            # Django's own answer for a missing object (private, so not in the stubs).
+            return self._get_obj_does_not_exist_redirect(  # type: ignore[attr-defined]
+                request, self.opts, str(object_id)
+            )
         text = seating_text(drafted)
         if request.method == "POST":
             text = request.POST.get("seating", "")
             names = dict(drafted.tournament.entries.values_list("name", "pk"))
+            refused: tuple[type[Exception], ...] = (ValueError, *problem_classes())
             try:
                 tables, byes = parse_seating(text, names)
                 services.round_edit(
                     tournament_id=drafted.tournament_id, user=request.user, tables=tables, byes=byes
                 )
-            except (ValueError, *problem_classes()) as error:
+            except refused as error:
                 self.message_user(request, str(error), messages.ERROR)
             else:
                 self.message_user(request, "The tables are saved.", messages.SUCCESS)

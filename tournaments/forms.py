@@ -85,7 +85,9 @@ class RegisterForm(forms.Form):
 
     def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["bot"].choices = [("", "—"), *((s, s) for s in bots.strategies_for(game))]
+        bot = self.fields["bot"]
+        assert isinstance(bot, forms.ChoiceField)  # declared above
+        bot.choices = [("", "—"), *((s, s) for s in bots.strategies_for(game))]
 
     def entrants(self) -> list[Entrant]:
         data = self.cleaned_data
@@ -95,7 +97,7 @@ class RegisterForm(forms.Form):
             entrants += [Entrant(bot=data["bot"])] * (data["bot_count"] or 1)
         return entrants
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
         if not self.errors and not self.entrants():
             raise forms.ValidationError("Type at least one name, username or bot.")
@@ -165,6 +167,7 @@ class TableResultForm(forms.Form):
         """The fields row by row, for the template: ``cells`` per seat (or place)."""
         rows = []
         for row in range(self.rows):
+            cells: list[tuple[forms.BoundField, ...]]
             if self.scoring == Scoring.FRENCH:
                 cells = [
                     (self[f"d{row}-out-{seat}"], self[f"d{row}-tally-{seat}"])

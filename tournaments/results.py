@@ -148,6 +148,7 @@ def _placement(
 def _abbott(
     table: TableFormat, seats: Mapping[str, int], items: list[Any], problems: _Problems
 ) -> list[HandOutcome]:
+    assert table.target is not None  # an Abbott table always plays to the game's target
     players = len(table.names)
     totals = [0] * players
     won_in: int | None = None
@@ -226,6 +227,7 @@ def _check_length(
         if len(hands) != table.deals:
             problems.add(key, f"A table plays {table.deals} deals a round, not {len(hands)}.")
         return
+    assert table.target is not None  # a table plays a number of deals or to a target
     totals = [0] * len(table.names)
     for number, hand in enumerate(hands, start=1):
         totals = [total + points for total, points in zip(totals, hand.points, strict=True)]

@@ -49,13 +49,16 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from itertools import combinations, groupby
+from typing import Generic, TypeVar
 
-from tournaments.seating import Entry
+# Whatever identifies an entry (the selectors score entries by id; the tests by name): the
+# standings come back with the same kind of entry as the results went in.
+Entry = TypeVar("Entry", bound=Hashable)
 
 OPPONENT_SCORE_FLOOR = Fraction(1, 3)
 
@@ -73,7 +76,7 @@ class ByePolicy(StrEnum):
 
 
 @dataclass(frozen=True)
-class TableResult:
+class TableResult(Generic[Entry]):
     """One table of one round: each entry's raw points there, and the deals each won.
 
     ``forfeited``: the table has no result and everyone at it lost (see the module docstring).
@@ -93,13 +96,13 @@ class TableResult:
 
 
 @dataclass(frozen=True)
-class Bye:
+class Bye(Generic[Entry]):
     round_number: int
     entry: Entry
 
 
 @dataclass(frozen=True)
-class StandingRow:
+class StandingRow(Generic[Entry]):
     rank: int
     entry: Entry
     score: float
@@ -138,18 +141,18 @@ def lot(entry: Entry, seed: int) -> float:
 
 def standings(
     entries: Sequence[Entry],
-    tables: Iterable[TableResult],
-    byes: Iterable[Bye] = (),
+    tables: Iterable[TableResult[Entry]],
+    byes: Iterable[Bye[Entry]] = (),
     *,
     bye_policy: ByePolicy | str,
     seed: int,
-) -> list[StandingRow]:
+) -> list[StandingRow[Entry]]:
     """Every entry ranked 1 to n by score and the tie-breaks of the module docstring."""
     bye_policy = ByePolicy(bye_policy)
     tables = list(tables)
     byes = list(byes)
     _check_one_place_per_round(tables, byes)
-    played: dict[Entry, list[_Played]] = defaultdict(list)
+    played: dict[Entry, list[_Played[Entry]]] = defaultdict(list)
     for table in tables:
         scores, shares = _table_figures(table)
         for entry, own in table.points.items():
@@ -200,7 +203,7 @@ def standings(
                 "table_share": float(totals[entry].share),
                 "opponents_score": float(opponents_score[entry]),
                 "deals_won": totals[entry].deals_won,
-                "head_to_head": None if head_to_head[entry] is None else float(head_to_head[entry]),
+                "head_to_head": None if (share := head_to_head[entry]) is None else float(share),
                 "lot": lot(entry, seed),
             },
         )
@@ -209,7 +212,7 @@ def standings(
 
 
 @dataclass(frozen=True)
-class _Played:
+class _Played(Generic[Entry]):
     """One entry's result at one table."""
 
     round_number: int
@@ -240,8 +243,8 @@ class _Totals:
     @classmethod
     def add_up(
         cls,
-        played: list[_Played],
-        byes: list[Bye],
+        played: list[_Played[Entry]],
+        byes: list[Bye[Entry]],
         policy: ByePolicy,
         round_best: Mapping[int, _RoundBest],
     ) -> _Totals:
@@ -267,7 +270,9 @@ class _Totals:
         )
 
 
-def _bye_credit(policy: ByePolicy, played: list[_Played], figure: str, best: Fraction) -> Fraction:
+def _bye_credit(
+    policy: ByePolicy, played: list[_Played[Entry]], figure: str, best: Fraction
+) -> Fraction:
     if policy is ByePolicy.ZERO:
         return Fraction(0)
     if policy is ByePolicy.MAXIMUM:
@@ -279,12 +284,14 @@ def _mean(values: Iterable[Fraction], count: int) -> Fraction:
     return sum(values, Fraction(0)) / count if count else Fraction(0)
 
 
-def _compare(own: float, other: float) -> Fraction:
+def _compare(own: float | Fraction, other: float | Fraction) -> Fraction:
     """1 for a win, ½ for a tie, 0 for a loss."""
     return Fraction(1) if own > other else Fraction(1, 2) if own == other else Fraction(0)
 
 
-def _table_figures(table: TableResult) -> tuple[dict[Entry, Fraction], dict[Entry, Fraction]]:
+def _table_figures(
+    table: TableResult[Entry],
+) -> tuple[dict[Entry, Fraction], dict[Entry, Fraction]]:
     """Each entry's score and share of the table's points (both 0 at a forfeited table)."""
     if table.forfeited:
         nothing = dict.fromkeys(table.points, Fraction(0))
@@ -299,8 +306,8 @@ def _table_shares(points: Mapping[Entry, float]) -> dict[Entry, Fraction]:
     return {entry: Fraction(p) / total for entry, p in points.items()}
 
 
-def _round_best(played: Mapping[Entry, list[_Played]]) -> dict[int, _RoundBest]:
-    by_round: dict[int, list[_Played]] = defaultdict(list)
+def _round_best(played: Mapping[Entry, list[_Played[Entry]]]) -> dict[int, _RoundBest]:
+    by_round: dict[int, list[_Played[Entry]]] = defaultdict(list)
     for results in played.values():
         for result in results:
             by_round[result.round_number].append(result)
@@ -314,7 +321,9 @@ def _round_best(played: Mapping[Entry, list[_Played]]) -> dict[int, _RoundBest]:
     }
 
 
-def _opponents_score(own: list[_Played], played: Mapping[Entry, list[_Played]]) -> Fraction:
+def _opponents_score(
+    own: list[_Played[Entry]], played: Mapping[Entry, list[_Played[Entry]]]
+) -> Fraction:
     floored = [
         max(_mean((p.score for p in played[rival]), len(played[rival])), OPPONENT_SCORE_FLOOR)
         for result in own
@@ -324,7 +333,7 @@ def _opponents_score(own: list[_Played], played: Mapping[Entry, list[_Played]]) 
 
 
 def _head_to_head(
-    tied: list[Entry], played: Mapping[Entry, list[_Played]]
+    tied: list[Entry], played: Mapping[Entry, list[_Played[Entry]]]
 ) -> dict[Entry, Fraction | None]:
     """Shares of the meetings among ``tied`` won, or ``None`` unless every pair of them met."""
     if len(tied) < 2:
@@ -351,7 +360,7 @@ def _head_to_head(
     return {entry: _mean(meetings[entry], len(meetings[entry])) for entry in tied}
 
 
-def _check_one_place_per_round(tables: list[TableResult], byes: list[Bye]) -> None:
+def _check_one_place_per_round(tables: list[TableResult[Entry]], byes: list[Bye[Entry]]) -> None:
     places = [(t.round_number, entry) for t in tables for entry in t.points]
     places += [(bye.round_number, bye.entry) for bye in byes]
     seen: set[tuple[int, Entry]] = set()

@@ -12,7 +12,7 @@ import io
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.urls import reverse
@@ -55,7 +55,20 @@ def tournament_get(*, tournament_id: int) -> Tournament:
         raise errors.TournamentNotFound(f"There is no tournament {tournament_id}.") from None
 
 
-def tournament_list(*, public_only: bool = False) -> QuerySet[Tournament]:
+class TournamentCounts(TypedDict):
+    """What :func:`tournament_list` adds to each tournament."""
+
+    entry_count: int
+    current_round: int
+
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    ListedTournament = WithAnnotations[Tournament, TournamentCounts]
+
+
+def tournament_list(*, public_only: bool = False) -> QuerySet[ListedTournament]:
     """Newest first, with the number of entries and of rounds published so far."""
     listed = Tournament.objects.filter(public=True) if public_only else Tournament.objects.all()
     return listed.annotate(
@@ -326,7 +339,7 @@ def standings_table(*, tournament: Tournament) -> Standings:
         entry = inputs.entries[row.entry]
         holder = getattr(entry.player, "player", None) if entry.player else entry
         mu, sigma = fresh.mu, fresh.sigma
-        if holder is not None and holder.rating_mu is not None:
+        if holder is not None and holder.rating_mu is not None and holder.rating_sigma is not None:
             mu, sigma = holder.rating_mu, holder.rating_sigma
         rows.append(
             {

@@ -271,7 +271,7 @@ class EventSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     seat = serializers.IntegerField(allow_null=True)
     type = serializers.CharField()
-    data = serializers.DictField()
+    data = serializers.DictField()  # type: ignore[assignment]  # a declared field, not the attribute (DRF's metaclass moves it)
 
 
 class MoveResultSerializer(serializers.Serializer):
@@ -293,7 +293,7 @@ class FeedEventSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     type = serializers.CharField()
     match = serializers.IntegerField(allow_null=True)
-    data = serializers.DictField()
+    data = serializers.DictField()  # type: ignore[assignment]  # a declared field, not the attribute (DRF's metaclass moves it)
 
 
 EventPageSerializer = page_of(EventSerializer, "EventPageSerializer")

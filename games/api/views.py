@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from django.http import Http404, StreamingHttpResponse
@@ -26,13 +26,14 @@ from switchsite.api.pagination import ListPagination
 from switchsite.api.parsing import parsed
 from switchsite.api.schema import IDEMPOTENCY_KEY, problems
 from switchsite.asyncdb import run_sync
+from switchsite.requests import AuthenticatedRequest
 
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID", str, OpenApiParameter.HEADER, description="Resume after this event's seq."
 )
 
 
-def view_of(play: selectors.MatchInPlay, request: Request) -> dict[str, Any]:
+def view_of(play: selectors.MatchInPlay, request: AuthenticatedRequest) -> dict[str, Any]:
     """The match as the caller sees it, built from what the request already holds."""
     seat = selectors.viewer_seat(seats=play.seats, user=request.user)
     return selectors.match_view(play=play, seat=seat)
@@ -81,7 +82,7 @@ class TokenView(APIView):
 
 class PlayerMeView(APIView):
     @extend_schema(responses={200: s.PlayerSerializer, **problems(401)}, summary="The caller")
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         player = services.player_profile(user=request.user)
         return Response(selectors.player_summary(player=player))
 
@@ -97,12 +98,17 @@ class RulesetListView(APIView):
     @extend_schema(
         responses={200: s.RulesetPageSerializer, **problems(401)}, summary="Every ruleset"
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         paginator = RulesetPagination()
         rulesets = [
             {**vars(info), "players": list(info.players)} for info in catalog.RULESETS.values()
         ]
-        page = paginator.paginate_queryset(rulesets, request, view=self)
+        # DRF pages any sequence (Django's Paginator does); the stubs accept only querysets.
+        page: list[dict[str, Any]] | None = paginator.paginate_queryset(
+            rulesets,  # type: ignore[arg-type]
+            request,
+            view=self,
+        )
         return paginator.get_paginated_response(page)
 
 
@@ -116,7 +122,7 @@ class MatchListView(APIView):
         summary="List matches",
         operation_id="matches_list",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         query = parsed(s.MatchListQuerySerializer, request.query_params)
         matches = selectors.match_list(
             user=request.user,
@@ -135,7 +141,7 @@ class MatchListView(APIView):
         summary="Create a match (the creator takes seat 0)",
     )
     @idempotent
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = parsed(s.MatchCreateSerializer, request.data)
         match = services.match_create(
             creator=request.user,
@@ -158,7 +164,7 @@ class MatchDetailView(APIView):
         responses={200: s.MatchViewSerializer, **problems(401, 404)},
         summary="The match as you may see it",
     )
-    def get(self, request: Request, match_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, match_id: int) -> Response:
         return Response(selectors.match_view_for(match_id=match_id, user=request.user))
 
 
@@ -170,7 +176,7 @@ class MatchJoinView(APIView):
         summary="Take a seat",
     )
     @idempotent
-    def post(self, request: Request, match_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, match_id: int) -> Response:
         data = parsed(s.JoinSerializer, request.data)
         play = services.match_join(match_id=match_id, user=request.user, seat=data["seat"])
         return Response(view_of(play, request))
@@ -184,7 +190,7 @@ class MatchStartView(APIView):
         summary="Deal the first hand (creator or staff)",
     )
     @idempotent
-    def post(self, request: Request, match_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, match_id: int) -> Response:
         play = services.match_start(match_id=match_id, user=request.user)
         return Response(view_of(play, request))
 
@@ -199,7 +205,7 @@ class MatchMovesView(APIView):
         summary="Apply one action",
     )
     @idempotent
-    def post(self, request: Request, match_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, match_id: int) -> Response:
         action, expected_version = s.parse_action(request.data)
         result = services.move_apply(
             match_id=match_id, user=request.user, action=action, expected_version=expected_version
@@ -217,7 +223,7 @@ class MatchResignView(APIView):
         summary="Leave the match",
     )
     @idempotent
-    def post(self, request: Request, match_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, match_id: int) -> Response:
         play = services.match_resign(match_id=match_id, user=request.user)
         return Response(view_of(play, request))
 
@@ -240,13 +246,14 @@ class MatchEventsView(AsyncAPIView):
         responses={200: s.EventPageSerializer, **problems(400, 401, 404)},
         summary="Events after a sequence number (long poll with wait)",
     )
-    async def get(self, request: Request, match_id: int) -> Response:
+    async def get(self, request: AuthenticatedRequest, match_id: int) -> Response:
         query = parsed(s.EventsQuerySerializer, request.query_params)
 
         def read() -> waiting.Page:
             results, count, _ = selectors.match_events_now(
                 match_id=match_id, user=request.user, after=query["after"], limit=query["limit"]
             )
+            assert count is not None  # counted: the default
             return results, count
 
         results, count = await waiting.long_poll(
@@ -261,12 +268,16 @@ class FeedEventsView(AsyncAPIView):
         responses={200: s.FeedPageSerializer, **problems(400, 401)},
         summary="Your own feed across all matches (long poll with wait)",
     )
-    async def get(self, request: Request) -> Response:
+    async def get(self, request: AuthenticatedRequest) -> Response:
         query = parsed(s.EventsQuerySerializer, request.query_params)
         player = await run_sync(services.player_profile, user=request.user)
 
         def read() -> waiting.Page:
-            return selectors.feed_events(player=player, after=query["after"], limit=query["limit"])
+            results, count = selectors.feed_events(
+                player=player, after=query["after"], limit=query["limit"]
+            )
+            assert count is not None  # counted: the default
+            return results, count
 
         results, count = await waiting.long_poll(
             read, [notifier.feed_topic(request.user.pk)], query["wait"]
@@ -289,7 +300,9 @@ class EventStreamRenderer(BaseRenderer):
 class EventStreamNegotiation(DefaultContentNegotiation):
     """A stream is never JSON: ``?format=json`` is refused with 406, as a JSON-only Accept is."""
 
-    def filter_renderers(self, renderers: list[BaseRenderer], format: str) -> list[BaseRenderer]:
+    def filter_renderers(
+        self, renderers: Iterable[BaseRenderer], format: str
+    ) -> list[BaseRenderer]:
         try:
             return super().filter_renderers(renderers, format)
         except Http404:
@@ -321,7 +334,7 @@ class MatchStreamView(StreamView):
         responses={(200, "text/event-stream"): str, **problems(401, 404, 406)},
         summary="The match's events as Server-Sent Events",
     )
-    async def get(self, request: Request, match_id: int) -> StreamingHttpResponse:
+    async def get(self, request: AuthenticatedRequest, match_id: int) -> StreamingHttpResponse:
         await run_sync(selectors.match_get, match_id=match_id)  # 404 before the stream starts
 
         def read(after: int) -> tuple[list[dict[str, Any]], bool]:
@@ -345,7 +358,7 @@ class FeedStreamView(StreamView):
         responses={(200, "text/event-stream"): str, **problems(401, 406)},
         summary="Your own feed as Server-Sent Events",
     )
-    async def get(self, request: Request) -> StreamingHttpResponse:
+    async def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:
         player = await run_sync(services.player_profile, user=request.user)
 
         def read(after: int) -> tuple[list[dict[str, Any]], bool]:
@@ -364,7 +377,7 @@ class FeedStreamView(StreamView):
 # --- challenges --------------------------------------------------------------------------------
 
 
-def challenge_answer(challenge_id: int, request: Request) -> dict[str, Any]:
+def challenge_answer(challenge_id: int, request: AuthenticatedRequest) -> dict[str, Any]:
     challenge = selectors.challenge_get(challenge_id=challenge_id, user=request.user)
     return selectors.challenge_summary(challenge=challenge)
 
@@ -376,11 +389,12 @@ class ChallengeListView(APIView):
         summary="Your challenges, sent and received, newest first",
         operation_id="challenges_list",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         query = parsed(s.ChallengeListQuerySerializer, request.query_params)
         paginator = ListPagination()
         challenges = selectors.challenge_list(user=request.user, status=query.get("status"))
         page = paginator.paginate_queryset(challenges, request, view=self)
+        assert page is not None  # ListPagination always has a page size
         return paginator.get_paginated_response(
             [selectors.challenge_summary(challenge=c) for c in page]
         )
@@ -392,7 +406,7 @@ class ChallengeListView(APIView):
         summary="Challenge players to a match (you take seat 0, they seats 1, 2, …)",
     )
     @idempotent
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = parsed(s.ChallengeCreateSerializer, request.data)
         invitees = data.pop("to")
         challenge = services.challenge_create(
@@ -405,7 +419,7 @@ class ChallengeDetailView(APIView):
     @extend_schema(
         responses={200: s.ChallengeSerializer, **problems(401, 404)}, summary="One challenge"
     )
-    def get(self, request: Request, challenge_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, challenge_id: int) -> Response:
         return Response(challenge_answer(challenge_id, request))
 
 
@@ -420,7 +434,7 @@ def _challenge_action(summary: str, act: Any) -> type[APIView]:
             summary=summary,
         )
         @idempotent
-        def post(self, request: Request, challenge_id: int) -> Response:
+        def post(self, request: AuthenticatedRequest, challenge_id: int) -> Response:
             act(challenge_id=challenge_id, user=request.user)
             return Response(challenge_answer(challenge_id, request))
 

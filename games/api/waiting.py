@@ -31,7 +31,7 @@ MAX_EXTRA_SHARE = 0.25
 STREAM_BATCH = 100
 
 
-Page = tuple[list[dict[str, Any]], int | None]  # events after the cursor, and how many in all
+Page = tuple[list[dict[str, Any]], int]  # events after the cursor, and how many in all
 
 
 async def long_poll(

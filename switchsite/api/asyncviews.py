@@ -19,7 +19,11 @@ from switchsite.asyncdb import run_sync
 
 
 class AsyncAPIView(APIView):
-    async def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    # Django awaits what ``dispatch`` returns when a view's handlers are ``async def``
+    # (``View.view_is_async``); the stubs type ``dispatch`` for synchronous views only.
+    async def dispatch(  # type: ignore[override]
+        self, request: HttpRequest, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
         self.args = args
         self.kwargs = kwargs
         request = self.initialize_request(request, *args, **kwargs)
@@ -27,6 +31,7 @@ class AsyncAPIView(APIView):
         self.headers = self.default_response_headers
         try:
             await run_sync(self.initial, request, *args, **kwargs)
+            assert request.method is not None  # set on every request a server hands over
             method = request.method.lower()
             handler = (
                 getattr(self, method, self.http_method_not_allowed)

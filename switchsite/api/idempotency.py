@@ -28,6 +28,7 @@ RETRYABLE = frozenset({409, 429, 500, 502, 503, 504})
 
 
 def _fingerprint(request: Request) -> str:
+    assert request.method is not None  # set on every request a server hands over
     digest = hashlib.sha256()
     digest.update(request.method.encode())
     digest.update(request.get_full_path().encode())
@@ -47,6 +48,10 @@ def _claim(user: Any, key: str, fingerprint: str) -> IdempotentRequest | Respons
         earlier = IdempotentRequest.objects.get(user=user, key=key)
     if earlier.fingerprint != fingerprint:
         raise IdempotencyKeyReused(f"The {HEADER} {key!r} was used for a different request.")
+    if earlier.response_status is None:
+        # A claim left by a request that died before switchsite 0002, when keys were claimed
+        # before the write: nothing it did was committed, so this request takes the key over.
+        return earlier
     replay = Response(
         earlier.response_body,
         status=earlier.response_status,

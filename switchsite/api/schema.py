@@ -16,7 +16,7 @@ class ProblemSerializer(serializers.Serializer):
     status = serializers.IntegerField()
     detail = serializers.CharField()
     code = serializers.CharField()
-    errors = serializers.DictField(
+    errors = serializers.DictField(  # type: ignore[assignment]  # a declared field, not the attribute (DRF's metaclass moves it)
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="What is wrong, per field or place in the body (codes `invalid`, `invalid_result`, `invalid_entries`).",

@@ -150,7 +150,7 @@ class DealPointsSerializer(serializers.Serializer):
 
 
 class TableResultOutSerializer(serializers.Serializer):
-    source = serializers.ChoiceField(
+    source = serializers.ChoiceField(  # type: ignore[assignment]  # a declared field, not the attribute (DRF's metaclass moves it)
         choices=[c for c in Table.Outcome.values if c],
         help_text="`played` on the server, `entered` at the desk, or `forfeited` (abandoned "
         "with no result: everyone at the table lost).",

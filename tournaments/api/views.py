@@ -16,6 +16,7 @@ from switchsite.api.idempotency import idempotent
 from switchsite.api.pagination import ListPagination
 from switchsite.api.parsing import parsed
 from switchsite.api.schema import IDEMPOTENCY_KEY, problems
+from switchsite.requests import AuthenticatedRequest
 from tournaments import selectors, services
 from tournaments.api import serializers as s
 
@@ -32,7 +33,7 @@ class TournamentListView(APIView):
         summary="List tournaments, newest first",
         operation_id="tournaments_list",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         paginator = ListPagination()
         page = paginator.paginate_queryset(selectors.tournament_list(), request, view=self)
         return paginator.get_paginated_response(s.TournamentSummarySerializer(page, many=True).data)
@@ -44,7 +45,7 @@ class TournamentListView(APIView):
         summary="Create a tournament (staff)",
     )
     @idempotent
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = parsed(s.TournamentCreateSerializer, request.data)
         tournament = services.tournament_create(
             creator=request.user,
@@ -69,7 +70,7 @@ class TournamentDetailView(APIView):
         responses={200: s.TournamentSerializer, **problems(401, 404)},
         summary="The tournament with its entries, rounds, tables and seats",
     )
-    def get(self, request: Request, tournament_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         return Response(detail(request, tournament_id))
 
 
@@ -87,7 +88,7 @@ class TournamentRegisterView(APIView):
         summary="Register yourself, or (staff) a player, a guest, a bot, or many at once",
     )
     @idempotent
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         data = parsed(s.RegisterSerializer, request.data)
         if data["entries"] is not None:
             services.entries_register(
@@ -110,7 +111,7 @@ class TournamentWithdrawView(APIView):
         summary="Withdraw yourself, or (staff) a player or any entry by its display name",
     )
     @idempotent
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         data = parsed(s.WithdrawSerializer, request.data)
         services.entry_withdraw(
             tournament_id=tournament_id, user=request.user, player=data["player"], name=data["name"]
@@ -126,7 +127,7 @@ class TournamentStartView(APIView):
         summary="Seat round 1 and start its tables (staff)",
     )
     @idempotent
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         services.tournament_start(tournament_id=tournament_id, user=request.user)
         return Response(detail(request, tournament_id))
 
@@ -139,7 +140,7 @@ class TournamentNextRoundView(APIView):
         summary="Seat the next round and start its tables (staff)",
     )
     @idempotent
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         services.round_next(tournament_id=tournament_id, user=request.user)
         return Response(detail(request, tournament_id))
 
@@ -153,7 +154,11 @@ class TableResultView(APIView):
     )
     @idempotent
     def post(
-        self, request: Request, tournament_id: int, round_number: int, table_number: int
+        self,
+        request: AuthenticatedRequest,
+        tournament_id: int,
+        round_number: int,
+        table_number: int,
     ) -> Response:
         data = parsed(s.TableResultSerializer, request.data)
         table = services.table_result_enter(
@@ -185,7 +190,10 @@ class StandingsCSVRenderer(BaseRenderer):
 class TournamentStandingsView(APIView):
     renderer_classes = (JSONRenderer, StandingsCSVRenderer)
 
-    def options(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    # DRF calls ``options`` with its own Request; its stubs narrow Django's signature the same way.
+    def options(  # type: ignore[override]
+        self, request: Request, *args: Any, **kwargs: Any
+    ) -> Response:
         """OPTIONS describes the endpoint in JSON, even when ``?format=csv`` asks for CSV."""
         request.accepted_renderer = JSONRenderer()
         request.accepted_media_type = JSONRenderer.media_type
@@ -207,7 +215,7 @@ class TournamentStandingsView(APIView):
         summary="Standings: rank, score, points, tie-breaks and rating per entry",
         operation_id="tournaments_standings",
     )
-    def get(self, request: Request, tournament_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         tournament = selectors.tournament_get(tournament_id=tournament_id)
         standings = selectors.standings_table(tournament=tournament)
         if request.accepted_renderer.format != "csv":
