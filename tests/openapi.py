@@ -9,7 +9,8 @@ status or content type that the schema does not describe fails the test that got
 OpenAPI 3.0 schemas are not quite JSON Schema; :func:`as_json_schema` translates what ours use:
 ``nullable`` (also beside ``allOf``/``oneOf``, as drf-spectacular writes a nullable reference and
 generators read it) and ``discriminator`` (a choice by the discriminating property, so that an
-error names the field at fault rather than "no alternative matched").
+error names the field at fault rather than "no alternative matched"). It also closes every object
+that lists its properties, so that a field served but not in the schema fails too.
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ def as_json_schema(node: Any) -> Any:
             ],
         }
     schema = {key: as_json_schema(value) for key, value in node.items() if key not in IGNORED}
+    if "properties" in schema:
+        # Closed here, open in the published schema (clients must ignore fields they do not
+        # know): every field the service sends must be in the schema.
+        schema.setdefault("additionalProperties", False)
     if node.get("nullable") is True:
         if "type" not in schema:
             return {"anyOf": [{"type": "null"}, schema]}

@@ -323,7 +323,14 @@ def camel(name: str) -> str:
     return "".join(part.title() for part in name.split("_"))
 
 
+EmptyField = extend_schema_field({"type": "object", "maxProperties": 0})(
+    type("EmptyField", (serializers.DictField,), {})
+)
+
+
 def data_field(name: str, data: Any) -> serializers.Field:
+    if data == {}:  # drf-spectacular leaves out a serializer without fields
+        return EmptyField(help_text="Always empty.")
     if isinstance(data, dict):
         return shape(camel(name) + "EventData", data)()
     return data
