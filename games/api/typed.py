@@ -18,6 +18,9 @@ from games.models import Match
 
 # --- helpers -----------------------------------------------------------------------------------
 
+# The schemas of one discriminated family, by discriminator value (PolymorphicProxySerializer's).
+Kinds = dict[str, type[serializers.Serializer] | serializers.Serializer]
+
 
 def tag(value: str, family: str) -> serializers.Field:
     """A string field that is always ``value``: the discriminator of one kind of a ``family``
@@ -35,7 +38,7 @@ def union_field(proxy: PolymorphicProxySerializer) -> type[serializers.Field]:
     )
 
 
-def shape(name: str, fields: dict[str, serializers.Field], doc: str = "") -> type:
+def shape(name: str, fields: dict[str, Any], doc: str = "") -> type[serializers.Serializer]:
     """A serializer class named ``name`` (its component is ``name`` without "Serializer")."""
     return type(name + "Serializer", (serializers.Serializer,), {**fields, "__doc__": doc})
 
@@ -74,14 +77,14 @@ class ActionBase(serializers.Serializer):
     )
 
 
-def action(name: str, fields: dict[str, serializers.Field], doc: str) -> type:
+def action(name: str, fields: dict[str, Any], doc: str) -> type[serializers.Serializer]:
     class_name = "".join(part.title() for part in name.split("_")) + "ActionSerializer"
     return type(
         class_name, (ActionBase,), {"action": tag(name, "action"), **fields, "__doc__": doc}
     )
 
 
-ACTIONS = {
+ACTIONS: Kinds = {
     "play": action(
         "play",
         {
@@ -203,7 +206,7 @@ DEAL = PolymorphicProxySerializer(
 )
 
 EVENT_DATA: dict[str, tuple[str, Any]] = {
-    # type: (what it means, its data: a dict of fields or a field)
+    # Each event type: what it means, and its data (a dict of fields, or a field).
     "deal": ("A deal (shedding) or hand (Abbott) begins.", union_field(DEAL)()),
     "hand": (
         "Shedding: a seat's hand is dealt; `cards` only for that seat.",
@@ -336,7 +339,7 @@ def data_field(name: str, data: Any) -> serializers.Field:
     return data
 
 
-def event(name: str, doc: str, data: Any) -> type:
+def event(name: str, doc: str, data: Any) -> type[serializers.Serializer]:
     fields = {
         "seq": serializers.IntegerField(),
         "at": serializers.DateTimeField(),
@@ -347,7 +350,7 @@ def event(name: str, doc: str, data: Any) -> type:
     return shape(camel(name) + "Event", fields, doc)
 
 
-EVENTS = {name: event(name, doc, data) for name, (doc, data) in EVENT_DATA.items()}
+EVENTS: Kinds = {name: event(name, doc, data) for name, (doc, data) in EVENT_DATA.items()}
 EVENT = PolymorphicProxySerializer("Event", serializers=EVENTS, resource_type_field_name="type")
 EventField = union_field(EVENT)
 
@@ -516,7 +519,10 @@ class AbbottViewSerializer(ViewBase):
     piece_to_move = seat(required=False, allow_null=True)
 
 
-VIEWS = {"shedding": SheddingViewSerializer, "abbott": AbbottViewSerializer}
+VIEWS: Kinds = {
+    "shedding": SheddingViewSerializer,
+    "abbott": AbbottViewSerializer,
+}
 VIEW = PolymorphicProxySerializer("View", serializers=VIEWS, resource_type_field_name="game")
 ViewField = union_field(VIEW)
 
@@ -572,7 +578,7 @@ FEED_DATA: dict[str, tuple[str, dict[str, serializers.Field]]] = {
 }
 
 
-def feed_event(name: str, doc: str, data: dict[str, serializers.Field]) -> type:
+def feed_event(name: str, doc: str, data: dict[str, Any]) -> type[serializers.Serializer]:
     data_fields = {
         "match": serializers.IntegerField(allow_null=True, help_text="The match, if any."),
         **data,
@@ -587,7 +593,7 @@ def feed_event(name: str, doc: str, data: dict[str, serializers.Field]) -> type:
     return shape(camel(name) + "FeedEvent", fields, doc)
 
 
-FEED_EVENTS = {name: feed_event(name, doc, data) for name, (doc, data) in FEED_DATA.items()}
+FEED_EVENTS: Kinds = {name: feed_event(name, doc, data) for name, (doc, data) in FEED_DATA.items()}
 FEED_EVENT = PolymorphicProxySerializer(
     "FeedEvent", serializers=FEED_EVENTS, resource_type_field_name="type"
 )
