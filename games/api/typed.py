@@ -4,7 +4,7 @@ feed events by ``type``, views by ``game``).
 
 Nothing here validates a request (the engine judges actions, in its own words); these serializers
 only describe what the service sends and accepts, and the API tests check every response against
-them (``tests/api/schema_validation.py``), so a field added to a view without its schema fails.
+them (``tests/openapi.py``), so a field added to a view without its schema fails.
 """
 
 from __future__ import annotations
