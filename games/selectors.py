@@ -130,9 +130,11 @@ def match_view(*, play: MatchInPlay, seat: int | None) -> dict[str, Any]:
         view.update(engine_view)
         view.setdefault("you", {"seat": seat} if seat is not None else None)
     else:
-        view.update(
-            {"to_move": None, "you": {"seat": seat, "hand": []} if seat is not None else None}
-        )
+        # As the engines' views will say: a shedding seat holds a hand; an Abbott seat has none.
+        you: dict[str, Any] = {"seat": seat}
+        if match.game == Match.Game.SHEDDING:
+            you["hand"] = []
+        view.update({"to_move": None, "you": you if seat is not None else None})
         view["legal_moves"] = []
     view["seats"] = [
         {

@@ -223,7 +223,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # One schema name for a choice set used under several field names.
-    "ENUM_NAME_OVERRIDES": {"PlayEnum": "tournaments.models.Tournament.Play"},
+    "ENUM_NAME_OVERRIDES": {
+        "PlayEnum": "tournaments.models.Tournament.Play",
+        "MatchStatusEnum": "games.models.Match.Status",
+    },
+    # Request and response shapes as separate components (``…Request``): write-only fields such as
+    # ``password`` and ``expected_version`` appear only where they are sent, which generated clients
+    # need to get right.
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Request bodies are JSON only (the one parser): the schema lists no form or multipart bodies.
+    "PARSER_WHITELIST": ["switchsite.api.parsing.JSONParser"],
 }
 
 LOGGING = {

@@ -8,8 +8,10 @@ import pytest
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from django.core.cache import cache
+from rest_framework.test import APIClient
 
 from switchsite.celery import app as celery_app
+from tests import openapi
 
 IN_CI = os.environ.get("CI") == "true"
 
@@ -22,6 +24,22 @@ def fresh_cache() -> Iterator[None]:
     cache.key_prefix = f"test-{uuid.uuid4().hex}"
     yield
     cache.key_prefix = prefix
+
+
+@pytest.fixture(autouse=True, scope="session")
+def responses_match_the_schema() -> Iterator[None]:
+    """Every answer an API client of the tests gets must be one the published schema describes
+    (tests/openapi.py): drift between the code and the schema fails the test that saw it."""
+    request = APIClient.request
+
+    def checked(self: APIClient, **kwargs: object):
+        response = request(self, **kwargs)
+        openapi.check_response(str(kwargs["REQUEST_METHOD"]), str(kwargs["PATH_INFO"]), response)
+        return response
+
+    APIClient.request = checked  # type: ignore[method-assign]
+    yield
+    APIClient.request = request  # type: ignore[method-assign]
 
 
 @pytest.fixture

@@ -9,7 +9,9 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from games.api import typed
 from games.engine import protocol
+from games.models import Match
 from games.services import RESIGN_POLICIES
 from switchsite.api.schema import page_of
 
@@ -138,81 +140,6 @@ class JoinSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
 
 
-class SeatViewSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    player = serializers.CharField(allow_null=True)
-    bot = serializers.CharField(allow_null=True)
-    resigned = serializers.BooleanField()
-    hand_count = serializers.IntegerField(required=False, help_text="Shedding.")
-    announced = serializers.BooleanField(required=False, help_text="Shedding.")
-    finished = serializers.IntegerField(
-        required=False, allow_null=True, help_text="Shedding: finishing place."
-    )
-    score = serializers.IntegerField(required=False, help_text="Shedding.")
-    cards = serializers.ListField(
-        child=serializers.CharField(), required=False, help_text="Abbott: face-up cards."
-    )
-    best_hand = serializers.DictField(required=False, help_text="Abbott: {category, cards}.")
-    total = serializers.IntegerField(required=False, help_text="Abbott: running total.")
-
-
-class YouSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    hand = serializers.ListField(child=serializers.CharField())
-
-
-class MatchViewSerializer(serializers.Serializer):
-    """The match as the caller may see it. Shedding and Abbott add their own game fields."""
-
-    id = serializers.IntegerField()
-    ruleset = serializers.CharField()
-    game = serializers.ChoiceField(choices=["shedding", "abbott"])
-    options = serializers.DictField()
-    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "abandoned"])
-    version = serializers.IntegerField()
-    deal = serializers.IntegerField()
-    seat_count = serializers.IntegerField()
-    deals = serializers.IntegerField()
-    target = serializers.IntegerField(allow_null=True)
-    turn_seconds = serializers.IntegerField(allow_null=True)
-    turn_deadline = serializers.DateTimeField(allow_null=True)
-    created_by = serializers.CharField()
-    shuffle_commitment = serializers.CharField(
-        allow_null=True, help_text="SHA-256 of the deal's secret seed."
-    )
-    to_move = serializers.IntegerField(allow_null=True)
-    seats = SeatViewSerializer(many=True)
-    you = YouSerializer(allow_null=True, required=False)
-    legal_moves = serializers.ListField(child=serializers.DictField())
-    result = serializers.DictField(allow_null=True)
-    direction = serializers.IntegerField(
-        required=False, help_text="Shedding: 1 clockwise, -1 counter-clockwise."
-    )
-    top_card = serializers.CharField(required=False, allow_null=True, help_text="Shedding.")
-    active_suit = serializers.CharField(required=False, allow_null=True, help_text="Shedding.")
-    pending = serializers.DictField(required=False, help_text="Shedding: {draw, skip}.")
-    stock_count = serializers.IntegerField(required=False, help_text="Shedding.")
-    discard_count = serializers.IntegerField(required=False, help_text="Shedding.")
-    discard_pile = serializers.ListField(
-        child=serializers.CharField(),
-        required=False,
-        help_text="Shedding: the discard pile, top card last (every card in it was played face up).",
-    )
-    grid = serializers.ListField(child=serializers.ListField(), required=False, help_text="Abbott.")
-    pieces = serializers.ListField(
-        child=serializers.ListField(), required=False, help_text="Abbott."
-    )
-    alliance = serializers.DictField(
-        required=False, allow_null=True, help_text="Abbott: {chooser, chosen}."
-    )
-    totals = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="Abbott."
-    )
-    controls = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="Abbott."
-    )
-
-
 class MatchSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     ruleset = serializers.CharField()
@@ -223,30 +150,6 @@ class MatchSummarySerializer(serializers.Serializer):
     auto_start = serializers.BooleanField()
     created_by = serializers.CharField(source="created_by.username")
     created_at = serializers.DateTimeField()
-
-
-class ActionSerializer(serializers.Serializer):
-    """One action; any object from ``legal_moves`` may be posted back as it is."""
-
-    action = serializers.ChoiceField(
-        choices=["play", "draw", "end_turn", "move", "ally", "propose_end", "pass"]
-    )
-    card = serializers.CharField(
-        required=False, help_text="play: the card code (`10S` and lower case accepted)."
-    )
-    suit = serializers.CharField(
-        required=False, help_text="play: the suit named by a suit-changer."
-    )
-    announce = serializers.CharField(
-        required=False, help_text='play: "last_card" when the play leaves one card.'
-    )
-    to = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="move: [row, col]."
-    )
-    partner = serializers.IntegerField(required=False, help_text="ally: the partner's seat.")
-    expected_version = serializers.IntegerField(
-        required=False, help_text="Refused with 409 stale_version unless equal."
-    )
 
 
 def parse_action(data: object) -> tuple[dict, int | None]:
@@ -266,18 +169,12 @@ def parse_action(data: object) -> tuple[dict, int | None]:
     return action, expected_version
 
 
-class EventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    at = serializers.DateTimeField()
-    seat = serializers.IntegerField(allow_null=True)
-    type = serializers.CharField()
-    data = serializers.DictField()  # type: ignore[assignment]  # a declared field, not the attribute (DRF's metaclass moves it)
-
-
 class MoveResultSerializer(serializers.Serializer):
-    event = EventSerializer(help_text="The first event the action produced.")
-    events = EventSerializer(many=True, help_text="Every event the action produced, in order.")
-    view = MatchViewSerializer()
+    event = typed.EventField(help_text="The first event the action produced.")
+    events = serializers.ListField(
+        child=typed.EventField(), help_text="Every event the action produced, in order."
+    )
+    view = typed.ViewField()
 
 
 class EventsQuerySerializer(serializers.Serializer):
@@ -288,24 +185,14 @@ class EventsQuerySerializer(serializers.Serializer):
     limit = serializers.IntegerField(min_value=1, max_value=500, required=False, default=100)
 
 
-class FeedEventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    at = serializers.DateTimeField()
-    type = serializers.CharField()
-    match = serializers.IntegerField(allow_null=True)
-    data = serializers.DictField()  # type: ignore[assignment]  # a declared field, not the attribute (DRF's metaclass moves it)
-
-
-EventPageSerializer = page_of(EventSerializer, "EventPageSerializer")
-FeedPageSerializer = page_of(FeedEventSerializer, "FeedPageSerializer")
+EventPageSerializer = page_of(typed.EventField, "EventPageSerializer")
+FeedPageSerializer = page_of(typed.FeedEventField, "FeedPageSerializer")
 MatchPageSerializer = page_of(MatchSummarySerializer, "MatchPageSerializer")
 RulesetPageSerializer = page_of(RulesetSerializer, "RulesetPageSerializer")
 
 
 class MatchListQuerySerializer(serializers.Serializer):
-    status = serializers.ChoiceField(
-        choices=["waiting", "active", "finished", "abandoned"], required=False
-    )
+    status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
     player = serializers.ChoiceField(choices=["me"], required=False)
     open = serializers.BooleanField(
         required=False,

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from games import catalog, notifier, selectors, services
 from games.api import serializers as s
-from games.api import waiting
+from games.api import typed, waiting
 from switchsite.api.asyncviews import AsyncAPIView
 from switchsite.api.idempotency import idempotent
 from switchsite.api.pagination import ListPagination
@@ -137,7 +137,7 @@ class MatchListView(APIView):
     @extend_schema(
         request=s.MatchCreateSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={201: s.MatchViewSerializer, **problems(400, 401, 403, 409, 429)},
+        responses={201: typed.VIEW, **problems(400, 401, 403, 409, 429)},
         summary="Create a match (the creator takes seat 0)",
     )
     @idempotent
@@ -161,7 +161,7 @@ class MatchListView(APIView):
 
 class MatchDetailView(APIView):
     @extend_schema(
-        responses={200: s.MatchViewSerializer, **problems(401, 404)},
+        responses={200: typed.VIEW, **problems(401, 404)},
         summary="The match as you may see it",
     )
     def get(self, request: AuthenticatedRequest, match_id: int) -> Response:
@@ -172,7 +172,7 @@ class MatchJoinView(APIView):
     @extend_schema(
         request=s.JoinSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={200: s.MatchViewSerializer, **problems(400, 401, 404, 409)},
+        responses={200: typed.VIEW, **problems(400, 401, 404, 409)},
         summary="Take a seat",
     )
     @idempotent
@@ -186,7 +186,7 @@ class MatchStartView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY_KEY],
-        responses={200: s.MatchViewSerializer, **problems(401, 403, 404, 409)},
+        responses={200: typed.VIEW, **problems(401, 403, 404, 409)},
         summary="Deal the first hand (creator or staff)",
     )
     @idempotent
@@ -199,7 +199,7 @@ class MatchMovesView(APIView):
     malformed_input_code = "invalid_action"
 
     @extend_schema(
-        request=s.ActionSerializer,
+        request=typed.ACTION,
         parameters=[IDEMPOTENCY_KEY],
         responses={201: s.MoveResultSerializer, **problems(400, 401, 403, 404, 409, 422, 429)},
         summary="Apply one action",
@@ -219,7 +219,7 @@ class MatchResignView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY_KEY],
-        responses={200: s.MatchViewSerializer, **problems(401, 403, 404, 409)},
+        responses={200: typed.VIEW, **problems(401, 403, 404, 409)},
         summary="Leave the match",
     )
     @idempotent

@@ -37,12 +37,20 @@ def problems(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
     return {(code, PROBLEM_CONTENT_TYPE): PROBLEM for code in statuses}
 
 
-def page_of(item: type[serializers.Serializer], name: str) -> type[serializers.Serializer]:
-    """The schema of one page of a list: ``{"count", "next", "previous", "results"}`` (the API guide)."""
+def page_of(
+    item: type[serializers.Serializer] | type[serializers.Field], name: str
+) -> type[serializers.Serializer]:
+    """The schema of one page of a list: ``{"count", "next", "previous", "results"}`` (the API guide);
+    ``item`` is the serializer or field class of one result."""
+    results = (
+        item(many=True)
+        if issubclass(item, serializers.BaseSerializer)
+        else serializers.ListField(child=item())
+    )
     fields = {
         "count": serializers.IntegerField(),
         "next": serializers.URLField(allow_null=True, help_text="The next page, if any."),
         "previous": serializers.URLField(allow_null=True),
-        "results": item(many=True),
+        "results": results,
     }
     return type(name, (serializers.Serializer,), fields)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from switchsite.api.schema import page_of
@@ -105,17 +106,53 @@ class WithdrawSerializer(serializers.Serializer):
         return attrs
 
 
+class FrenchDealSerializer(serializers.Serializer):
+    """``french``: who went out, and every other seat's tally of the cards left (≥ 0)."""
+
+    winner = serializers.CharField()
+    points_left = serializers.DictField(child=serializers.IntegerField(min_value=0))
+
+
+class PlacementDealSerializer(serializers.Serializer):
+    """``placement``: every seat once, first out first."""
+
+    order = serializers.ListField(child=serializers.CharField())
+
+
+class AllianceNamesSerializer(serializers.Serializer):
+    chooser = serializers.CharField()
+    chosen = serializers.CharField()
+
+
+class AbbottHandSerializer(serializers.Serializer):
+    """``abbott``: the hand's winner (null: a tie) and its alliance, if any."""
+
+    winner = serializers.CharField(allow_null=True)
+    alliance = AllianceNamesSerializer(allow_null=True)
+
+
+# The schema of a deal; the service checks deals itself (400 invalid_result, errors per deal).
+DealField = extend_schema_field(
+    PolymorphicProxySerializer(
+        "TableDeal",
+        serializers=[FrenchDealSerializer, PlacementDealSerializer],
+        resource_type_field_name=None,
+    )
+)(type("DealField", (serializers.DictField,), {}))
+HandField = extend_schema_field(AbbottHandSerializer)(
+    type("HandField", (serializers.DictField,), {})
+)
+
+
 class TableResultSerializer(serializers.Serializer):
     """A table's result, by display names. ``french``: ``deals`` of ``{"winner", "points_left":
     {name: tally}}``; ``placement``: ``deals`` of ``{"order": [names]}``; ``abbott``: ``hands``
     of ``{"winner": name or null, "alliance": null or {"chooser", "chosen"}}``."""
 
     deals = serializers.ListField(
-        child=serializers.DictField(), required=False, help_text="French or placement deals."
+        child=DealField(), required=False, help_text="French or placement deals."
     )
-    hands = serializers.ListField(
-        child=serializers.DictField(), required=False, help_text="Abbott hands."
-    )
+    hands = serializers.ListField(child=HandField(), required=False, help_text="Abbott hands.")
     replace = serializers.BooleanField(
         required=False, default=False, help_text="Correct a table that already has a result."
     )
