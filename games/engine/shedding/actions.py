@@ -40,10 +40,12 @@ def _build_action_dict(action: ActionTuple) -> Action:
     return out
 
 
-# Every action tuple's dict, built once; callers get copies so they may keep or change them.
+# Every action tuple's dict, built once; callers get copies so they may keep or change them. Keyed
+# by the very tuples legal moves are made of (PLAIN_PLAYS first), so that a parsed action is found
+# among the legal ones by identity.
 ACTION_DICTS: dict[ActionTuple, Action] = {
     action: _build_action_dict(action)
-    for action in [DRAW_ACTION, END_ACTION]
+    for action in [DRAW_ACTION, END_ACTION, *PLAIN_PLAYS]
     + [
         (PLAY, card_id, suit, announce)
         for card_id in range(len(CARD_CODES))

@@ -33,9 +33,15 @@ def matches(state: DealState, card_id: int) -> bool:
 def compute_legal(state: DealState) -> list[ActionTuple]:
     """Every action the seat to move may take, in a fixed order: plays by card, then draw or end."""
     hand = state.hands[state.current]
-    power = state.rules.power
+    rules = state.rules
     if state.played == 0 and not (state.pending_draw or state.pending_skip or state.drawn >= 0):
-        return _first_plays(state, hand)
+        # A turn's first card, or a draw (docs/rules.md §2 Matching and Drawing).
+        playable = rules.playable_on[RANK_OF[state.discard[-1]]][state.active_suit]
+        plays = _plays(state, playable.intersection(hand), len(hand))
+        if not plays or (rules.may_draw_voluntarily and len(state.stock) + len(state.discard) > 1):
+            plays.append(DRAW_ACTION)
+        return plays
+    power = rules.power
     held = set(hand)
     if state.must_cover:
         plays = _plays(state, held, len(hand))
@@ -74,17 +80,6 @@ def _continuations(state: DealState, held: set[int]) -> set[int]:
     if state.suit_mode >= 0:
         out.update(c for c in held if SUIT_OF[c] == state.suit_mode)
     return out
-
-
-def _first_plays(state: DealState, hand: list[int]) -> list[ActionTuple]:
-    """A turn's first card, or a draw (docs/rules.md §2 Matching and Drawing)."""
-    playable = state.rules.playable_on[RANK_OF[state.discard[-1]]][state.active_suit]
-    plays = _plays(state, playable.intersection(hand), len(hand))
-    if not plays or (
-        state.rules.may_draw_voluntarily and len(state.stock) + len(state.discard) > 1
-    ):
-        plays.append(DRAW_ACTION)
-    return plays
 
 
 def _plays(state: DealState, candidates: Set[int], hand_size: int) -> list[ActionTuple]:
