@@ -11,18 +11,16 @@ from collections.abc import Set
 
 from games.engine.cards import CARD_CODES, KING, RANK_OF, SAME_RANK, SUIT_OF, SUITS
 from games.engine.shedding.actions import (
-    ALL_SUITS,
     DRAW,
     DRAW_ACTION,
     END,
     END_ACTION,
     PLAIN_PLAYS,
     PLAY,
+    PLAY_VARIANTS,
     ActionTuple,
 )
 from games.engine.shedding.state import DealState
-
-_NO_SUIT = (-1,)
 
 
 def matches(state: DealState, card_id: int) -> bool:
@@ -92,13 +90,8 @@ def _plays(state: DealState, candidates: Set[int], hand_size: int) -> list[Actio
     names_suit = rules.names_suit
     if hand_size != 2 and names_suit.isdisjoint(candidates):
         return [PLAIN_PLAYS[c] for c in sorted(candidates)]
-    announces = (False, True) if hand_size == 2 else (False,)
-    return [
-        (PLAY, c, suit, announce)
-        for c in sorted(candidates)
-        for suit in (ALL_SUITS if c in names_suit else _NO_SUIT)
-        for announce in announces
-    ]
+    variants = PLAY_VARIANTS[False][hand_size == 2], PLAY_VARIANTS[True][hand_size == 2]
+    return [play for c in sorted(candidates) for play in variants[c in names_suit][c]]
 
 
 def why_illegal(state: DealState, move: ActionTuple, legal: list[ActionTuple]) -> str:
