@@ -17,9 +17,11 @@ The state is just ``(seed, counter)``, so copying and persisting it is cheap.
 from __future__ import annotations
 
 import hashlib
+import struct
 from typing import Any, Self
 
 _SPACE = 1 << 64
+_COUNTER = struct.Struct(">Q")  # a draw's number as 8 bytes, big-endian; a digest's first 8 bytes
 
 
 class DealRng:
@@ -40,9 +42,9 @@ class DealRng:
         limit = _SPACE - _SPACE % n
         while True:
             hasher = self._seeded.copy()
-            hasher.update(self.counter.to_bytes(8, "big"))
+            hasher.update(_COUNTER.pack(self.counter))
             self.counter += 1
-            value = int.from_bytes(hasher.digest()[:8], "big")
+            value: int = _COUNTER.unpack_from(hasher.digest())[0]
             if value < limit:
                 return value % n
 

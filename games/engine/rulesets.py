@@ -166,12 +166,12 @@ def _fail(option: str, why: str) -> InvalidOptions:
 
 
 def _check_int(option: str, value: Any, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not isinstance(value, int) or isinstance(value, bool):
         raise _fail(option, f"must be a whole number, not {value!r}")
-    if value < low or (high is not None and value > high):
-        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise _fail(option, f"must be {bound}, not {value}")
-    return value
+    if low <= value and (high is None or value <= high):
+        return value
+    bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+    raise _fail(option, f"must be {bound}, not {value}")
 
 
 def _check_bool(option: str, value: Any) -> bool:
@@ -379,7 +379,7 @@ class RuleSet:
 
     def options_json(self) -> dict[str, Any]:
         """Every option value, as a fresh JSON-ready dict."""
-        return _json_copy(self.options)
+        return {name: _json_copy(value) for name, value in self.options.items()}
 
     def with_options(self, overrides: Mapping[str, Any] | None) -> RuleSet:
         """This ruleset with house rules applied; raises InvalidOptions naming the option and why.

@@ -1,5 +1,5 @@
-"""Abbott's engine and bots, and the match replay, are typed strictly: mypy, with the
-strict per-module settings of pyproject.toml, finds nothing in them."""
+"""The pure game code — both engines, Abbott's bots and the match replay — is typed strictly:
+mypy, with the strict per-module settings of pyproject.toml, finds nothing in it."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 STRICT_PATHS = [
+    "games/engine",
     "games/abbott",
     "games/bots/abbott_heuristic.py",
     "games/bots/abbott_search.py",
@@ -16,7 +17,7 @@ STRICT_PATHS = [
 ]
 
 
-def test_abbott_code_and_the_replay_pass_mypy_strict() -> None:
+def test_the_engines_abbott_bots_and_the_replay_pass_mypy_strict() -> None:
     # The modules they import are read for their types, and checked by their own settings.
     out = subprocess.run(
         [sys.executable, "-m", "mypy", "--follow-imports=silent", *STRICT_PATHS],

@@ -40,15 +40,40 @@ def _build_action_dict(action: ActionTuple) -> Action:
     return out
 
 
-# Every action tuple's dict, built once; callers get copies so they may keep or change them.
+# The plays of each card, canonical tuples: PLAY_VARIANTS[names a suit][announcing][card] (a variant
+# per named suit, and with or without announcing last card).
+PLAY_VARIANTS: tuple[tuple[tuple[tuple[ActionTuple, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            (PLAIN_PLAYS[card_id],)
+            if not names_suit and not announcing
+            else tuple(
+                (PLAY, card_id, suit, announce)
+                for suit in (ALL_SUITS if names_suit else (-1,))
+                for announce in ((False, True) if announcing else (False,))
+            )
+            for card_id in range(len(CARD_CODES))
+        )
+        for announcing in (False, True)
+    )
+    for names_suit in (False, True)
+)
+
+# Every action tuple's dict, built once; callers get copies so they may keep or change them. Keyed
+# by the very tuples legal moves are made of (PLAY_VARIANTS), so that a parsed action is found among
+# the legal ones by identity.
 ACTION_DICTS: dict[ActionTuple, Action] = {
     action: _build_action_dict(action)
-    for action in [DRAW_ACTION, END_ACTION]
-    + [
-        (PLAY, card_id, suit, announce)
-        for card_id in range(len(CARD_CODES))
-        for suit in (-1, *ALL_SUITS)
-        for announce in (False, True)
+    for action in [
+        DRAW_ACTION,
+        END_ACTION,
+        *(
+            play
+            for by_announcing in PLAY_VARIANTS
+            for by_card in by_announcing
+            for plays in by_card
+            for play in plays
+        ),
     ]
 }
 # Parsing's fast path for the dicts legal_actions gives: by their (action, card, suit, announce)

@@ -11,18 +11,16 @@ from collections.abc import Set
 
 from games.engine.cards import CARD_CODES, KING, RANK_OF, SAME_RANK, SUIT_OF, SUITS
 from games.engine.shedding.actions import (
-    ALL_SUITS,
     DRAW,
     DRAW_ACTION,
     END,
     END_ACTION,
     PLAIN_PLAYS,
     PLAY,
+    PLAY_VARIANTS,
     ActionTuple,
 )
 from games.engine.shedding.state import DealState
-
-_NO_SUIT = (-1,)
 
 
 def matches(state: DealState, card_id: int) -> bool:
@@ -33,9 +31,15 @@ def matches(state: DealState, card_id: int) -> bool:
 def compute_legal(state: DealState) -> list[ActionTuple]:
     """Every action the seat to move may take, in a fixed order: plays by card, then draw or end."""
     hand = state.hands[state.current]
-    power = state.rules.power
+    rules = state.rules
     if state.played == 0 and not (state.pending_draw or state.pending_skip or state.drawn >= 0):
-        return _first_plays(state, hand)
+        # A turn's first card, or a draw (docs/rules.md §2 Matching and Drawing).
+        playable = rules.playable_on[RANK_OF[state.discard[-1]]][state.active_suit]
+        plays = _plays(state, playable.intersection(hand), len(hand))
+        if not plays or (rules.may_draw_voluntarily and len(state.stock) + len(state.discard) > 1):
+            plays.append(DRAW_ACTION)
+        return plays
+    power = rules.power
     held = set(hand)
     if state.must_cover:
         plays = _plays(state, held, len(hand))
@@ -76,17 +80,6 @@ def _continuations(state: DealState, held: set[int]) -> set[int]:
     return out
 
 
-def _first_plays(state: DealState, hand: list[int]) -> list[ActionTuple]:
-    """A turn's first card, or a draw (docs/rules.md §2 Matching and Drawing)."""
-    playable = state.rules.playable_on[RANK_OF[state.discard[-1]]][state.active_suit]
-    plays = _plays(state, playable.intersection(hand), len(hand))
-    if not plays or (
-        state.rules.may_draw_voluntarily and len(state.stock) + len(state.discard) > 1
-    ):
-        plays.append(DRAW_ACTION)
-    return plays
-
-
 def _plays(state: DealState, candidates: Set[int], hand_size: int) -> list[ActionTuple]:
     """Play tuples for ``candidates``: a variant per named suit, and with/without announcing."""
     rules = state.rules
@@ -97,13 +90,8 @@ def _plays(state: DealState, candidates: Set[int], hand_size: int) -> list[Actio
     names_suit = rules.names_suit
     if hand_size != 2 and names_suit.isdisjoint(candidates):
         return [PLAIN_PLAYS[c] for c in sorted(candidates)]
-    announces = (False, True) if hand_size == 2 else (False,)
-    return [
-        (PLAY, c, suit, announce)
-        for c in sorted(candidates)
-        for suit in (ALL_SUITS if c in names_suit else _NO_SUIT)
-        for announce in announces
-    ]
+    variants = PLAY_VARIANTS[False][hand_size == 2], PLAY_VARIANTS[True][hand_size == 2]
+    return [play for c in sorted(candidates) for play in variants[c in names_suit][c]]
 
 
 def why_illegal(state: DealState, move: ActionTuple, legal: list[ActionTuple]) -> str:
