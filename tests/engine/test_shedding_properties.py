@@ -21,6 +21,7 @@ from games.engine.shedding import SheddingGame
 from tests.engine.test_shedding_helpers import assert_conserved, choose
 
 MAX_ACTIONS = 20_000
+UNIFORM_PLAY_MAX_ACTIONS = 500_000
 
 EXTRA_POWERS = [
     {"Q": {"then": "cover"}},
@@ -199,9 +200,11 @@ def test_random_play_ends_and_conserves_cards(setup: tuple[SheddingGame, random.
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches(house=False))
 def test_uniform_random_play_of_presets_ends(setup: tuple[SheddingGame, random.Random]) -> None:
-    """Uniformly random legal play (voluntary draws included) ends for every preset."""
+    """Uniformly random legal play (voluntary draws included) ends for every preset. Such play is a
+    random walk with a long tail: two-deal `switch` matches of 2–3 players ran past 20,000 actions
+    in 5–7 % of 150 seeded trials (the longest 35,718), hence the higher bound here."""
     game, rng = setup
-    play_out(game, rng, prefer_play=0.0)
+    play_out(game, rng, prefer_play=0.0, limit=UNIFORM_PLAY_MAX_ACTIONS)
     assert game.is_over, "random play did not end"
 
 
