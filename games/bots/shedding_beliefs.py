@@ -181,7 +181,8 @@ def unseen_cards(view: Mapping[str, Any], rules: Rules) -> list[int]:
 def deal_hidden(
     slots: Sequence[Sequence[int]], unseen: Sequence[int], rng: random.Random
 ) -> tuple[list[list[int]], list[int]]:
-    """The other seats' hands (one card per slot, none its mask rules out) and the stock.
+    """The other seats' hands (a card for each slot, in order, none its mask rules out) and the
+    stock.
 
     The most constrained slots are dealt first, each a card drawn at random from those its mask
     allows; a deal that gets stuck is tried again, and after ``STRICT_TRIES`` the masks are only
@@ -194,7 +195,7 @@ def deal_hidden(
     )
     for attempt in range(STRICT_TRIES + 1):
         pool = list(unseen)
-        hands: list[list[int]] = [[] for _ in slots]
+        hands = [[-1] * len(masks) for masks in slots]  # card by slot
         for seat, index in order:
             mask = slots[seat][index]
             if mask:
@@ -204,7 +205,7 @@ def deal_hidden(
                 pick = rng.choice(allowed) if allowed else rng.randrange(len(pool))
             else:
                 pick = rng.randrange(len(pool))
-            hands[seat].append(pool[pick])
+            hands[seat][index] = pool[pick]
             pool[pick] = pool[-1]
             pool.pop()
         else:

@@ -39,6 +39,7 @@ from games.engine.shedding import (
     ActionTuple,
     SheddingGame,
     action_dict,
+    parse_action,
 )
 
 if TYPE_CHECKING:
@@ -70,6 +71,15 @@ def _tree_actions(state: SheddingGame) -> list[ActionTuple]:
     if len(state.hands[state.current]) != 2:
         return legal
     return [a for a in legal if a[3] or a[0] != PLAY or (PLAY, a[1], a[2], True) not in legal]
+
+
+def _root_actions(view: Mapping[str, Any]) -> set[ActionTuple] | None:
+    """The seat's moves worth searching now, or None for all: a voluntary draw only grows the hand
+    (the heuristic never makes one either), so while a card can be played it is left out."""
+    moves = [parse_action(move) for move in view["legal_moves"]]
+    if view["pending"]["draw"] or DRAW_ACTION not in moves or moves[0][0] != PLAY:
+        return None
+    return set(moves) - {DRAW_ACTION}
 
 
 def playout_move(state: SheddingGame, rng: random.Random) -> ActionTuple:
@@ -211,6 +221,7 @@ def search(
     determiniser = Determiniser(view, rules)
     root = _Node(-1)
     me = view["you"]["seat"]
+    searched = _root_actions(view)
     for done in range(iterations):
         if done and time.perf_counter() > deadline:
             break
@@ -222,6 +233,8 @@ def search(
                 state.apply_tuple(playout_move(state, rng))
                 continue
             actions = _tree_actions(state)
+            if node is root and searched is not None:
+                actions = [a for a in actions if a in searched]
             untried = []
             for action in actions:
                 child = node.children.get(action)

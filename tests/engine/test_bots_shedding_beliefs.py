@@ -117,7 +117,8 @@ def test_determinisations_deal_only_unseen_cards_into_hands_the_history_allows(
         ) + Counter(game.stock)
         hands, stock = deal_hidden(slots, unseen, rng)
         assert Counter(c for hand in hands for c in hand) + Counter(stock) == Counter(unseen)
-        for other in range(players):
+        assert hands[seat] == []  # its own hand is the seat's view's
+        for other in set(range(players)) - {seat}:
             assert len(hands[other]) == len(game.hands[other])
             # The true hands show a strict deal exists; the dealer finds one.
             assert all(
