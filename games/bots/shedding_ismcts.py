@@ -45,7 +45,7 @@ from games.engine.shedding import (
 if TYPE_CHECKING:
     from games.bots import Strategy, Table
 
-DEFAULT_ITERATIONS = 1000  # per move
+DEFAULT_ITERATIONS = 500  # per move: about 0.3 s of one core (README, Benchmarks)
 TIME_CAP = 2.0  # seconds per move, whatever the iterations (see the module docstring)
 EXPLORATION = 0.7  # UCB constant, for rewards in [0, 1]
 PLAYOUT_ACTIONS = 15  # then the hand sizes decide
