@@ -12,8 +12,8 @@ hand is a list of *slots*, one per card it holds, each with a mask of the cards 
 * **Drawing until playable** (``until_playable``): after such a void, every card of the run but
   the last did not match either.
 * **Draw one, then play it** (``one_then_play``): a drawn card that matched lets the player play it
-  or end the turn; one that did not ends the turn at once — so a turn that passes on with neither
-  shows the drawn card did not match.
+  or end the turn; one that did not ends the turn at once — so after such a void, a turn that
+  passes on with neither shows the drawn card is void in the same cards.
 * **Players that play when they can** (an assumption about the other players, not a rule, used by
   default): where voluntary draws are allowed, a draw by the draw rule is read as a void too, and a
   pick-up taken as holding nothing that answers it. A seat that later plays a card this made
@@ -34,9 +34,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine.cards import RANK_OF, SUIT_OF
+from games.bots.shedding_heuristic import CARD_IDS
+from games.engine.cards import RANK_OF, SUIT_OF, SUITS
 from games.engine.rulesets import Rules
-from games.engine.shedding.actions import CARD_IDS, SUIT_IDS
 
 STRICT_TRIES = 20  # deals tried against every mask before dealing with the masks as preferences
 
@@ -95,7 +95,7 @@ def _replay(view: Mapping[str, Any], rules: Rules, trusted: set[int]) -> list[li
         elif kind == "play":
             seat, top = item["seat"], CARD_IDS[item["card"]]
             if "suit" in item:
-                active_suit = SUIT_IDS[item["suit"]]
+                active_suit = SUITS.index(item["suit"])
             elif SUIT_OF[top] >= 0:
                 active_suit = SUIT_OF[top]
             if seat != me:

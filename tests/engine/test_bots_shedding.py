@@ -140,6 +140,17 @@ def test_a_fixed_seed_gives_the_same_choices(strategy: str) -> None:
         assert bot(view, table, random.Random(9)) == bot(view, table, random.Random(9))
 
 
+def test_the_registered_ismcts_bot_searches_a_fixed_number_of_iterations() -> None:
+    """Its budget is iterations (the time cap is a safety net), so a seed reproduces its move
+    however loaded the machine is."""
+    bot = STRATEGIES["shedding"]["ismcts"]
+    game = create_game("switch", 4)
+    game.deal(b"reproducible")
+    view = game.view(game.to_move)
+    table = table_of(game)
+    assert bot(view, table, random.Random(3)) == bot(view, table, random.Random(3))
+
+
 def heuristic_move(hands: list[list[str]], starter: str, ruleset: str = "switch") -> dict[str, Any]:
     game = layout_game(ruleset, hands, starter)
     return HEURISTIC(game.view(0), table_of(game), random.Random(0))

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from games.bots import STRATEGIES, Table
 from games.bots.shedding_beliefs import deal_hidden, hand_slots, unseen_cards
+from games.engine.cards import RANKS, SUITS
 from games.engine.rulesets import RULESETS, create_game
 from games.engine.shedding import SheddingGame
-from tests.engine.test_shedding_helpers import choose
+from tests.engine.test_shedding_helpers import choose, layout_game
 
 HEURISTIC = STRATEGIES["shedding"]["heuristic"]
 HOUSE_RULES: list[dict[str, Any]] = [
@@ -124,3 +125,37 @@ def test_determinisations_deal_only_unseen_cards_into_hands_the_history_allows(
             assert all(
                 not mask >> card & 1 for card, mask in zip(hands[other], slots[other], strict=True)
             )
+
+
+def test_a_forced_draw_shows_a_void_in_what_could_have_been_played() -> None:
+    # Jack Change It allows no voluntary draw: seat 1 draws only because nothing it holds goes
+    # on the 5 of hearts (a heart, a 5 or a jack would).
+    game = layout_game("jack-change-it", [["5H", "9C"], ["KD", "3C", "4S"]], "7H", ["QS"])
+    game.apply({"action": "play", "card": "5H"})
+    game.apply({"action": "draw"})
+    slots = hand_slots(game.view(0), game.rules, assume_play_when_able=False)
+    void = sum(1 << c for c in game.rules.playable_on[RANKS.index("5")][SUITS.index("H")])
+    assert slots[1] == [void, void, void, 0]  # the card drawn since may be anything
+
+
+def test_where_draws_may_be_voluntary_only_the_assumption_reads_a_void() -> None:
+    game = layout_game("switch", [["5H", "9C"], ["KD", "3C", "4S"]], "7H", ["QS"])
+    game.apply({"action": "play", "card": "5H"})
+    game.apply({"action": "draw"})
+    assert hand_slots(game.view(0), game.rules, assume_play_when_able=False)[1] == [0] * 4
+    assert hand_slots(game.view(0), game.rules)[1][:3] != [0] * 3
+
+
+def test_a_seat_that_plays_what_it_drew_past_is_read_by_the_rules_alone() -> None:
+    # Seat 1 drew on the 5 of hearts, then plays two hearts: one may be the card it drew, not both,
+    # so it drew by choice and its draw shows nothing.
+    hands = [["5H", "6H", "9H", "2D", "9D"], ["KH", "QH", "4S"]]
+    game = layout_game("switch", hands, "7H", ["QS"])
+    game.apply({"action": "play", "card": "5H"})
+    game.apply({"action": "draw"})
+    game.apply({"action": "play", "card": "6H"})
+    game.apply({"action": "play", "card": "KH"})
+    assert 0 not in hand_slots(game.view(0), game.rules)[1]  # KH may have been the card drawn
+    game.apply({"action": "play", "card": "9H"})
+    game.apply({"action": "play", "card": "QH"})
+    assert hand_slots(game.view(0), game.rules)[1] == [0, 0]
