@@ -3,16 +3,20 @@
 Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE TCIAIG 2012). One
 tree over the bot's information sets; every iteration deals a fresh *determinisation* of the cards
 the bot cannot see and walks the tree with the moves legal in that deal only. A node's children are
-keyed by action, for the bot's moves and the other seats' alike, and a child counts how often it
-was *available* — UCB uses that count instead of the parent's visits, so a move that exists in few
-deals is not starved.
+keyed by action, and a child counts how often it was *available* — UCB uses that count instead of
+the parent's visits, so a move that exists in few deals is not starved.
 
 Determinisations deal only hands the public history allows (:mod:`shedding_beliefs`: voids shown
-by draws, pick-ups not answered), never looking at a hidden card. A play-out from a new node plays
-the heuristic's rules of thumb in miniature on the engine's tuple fast path (:func:`playout_move`),
-stops after ``PLAYOUT_ACTIONS`` actions and scores a deal still in play by hand sizes. A finished
-deal gives 1 to its winner (``one_left``: a share by place), so the search maximises the chance of
-winning the deal.
+by draws, pick-ups not answered), never looking at a hidden card. The other seats are not searched
+but modelled (``MODEL_OPPONENTS``): in the tree as in play-outs they move by the heuristic's rules
+of thumb in miniature, on the engine's tuple fast path (:func:`playout_move`) — a tree of their
+moves, each chosen with sight of the dealt cards, spent the iterations on opponents no player
+meets. A play-out stops after ``PLAYOUT_ACTIONS`` actions and a deal still in play is scored by
+hand sizes. A finished deal gives 1 to its winner (``one_left``: a share by place), so the search
+maximises the chance of winning the deal. Trials against three heuristics (40 games each, too few
+to tell close settings apart): everyone's moves in the tree, 500 iterations, won 15 %; the model,
+200 iterations, 30 % (play-outs to the end of the deal: 22.5 %); the model with voluntary draws
+left out at the root, 500 iterations, 37.5 % (exploration 0.35 rather than 0.7: 25 %).
 
 The budget is a number of iterations, so a seed reproduces a move and a loaded machine makes the
 bot slower, not weaker; the time cap only guards against a pathological position or machine (a
