@@ -20,6 +20,7 @@ import random
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 
@@ -91,7 +92,7 @@ def play_game(bots: Sequence[Strategy], seed: int, tested: int) -> Tally:
         if game.is_over:
             tally.won = int(game.history[-1]["winner"] == tested)
             return tally
-        seat = game.to_move
+        seat = game.current
         view = game.view(seat)
         if seat == tested and len(view["legal_moves"]) > 1:
             start = time.process_time()
@@ -118,19 +119,26 @@ def _play_seat(matchup: str, ismcts: IsmctsSettings, game: tuple[int, int]) -> T
     return play_game(bots, seed, seat)
 
 
-def matchup(name: str, seeds: range, ismcts: IsmctsSettings, processes: int = 1) -> Tally:
-    """Every seed played once per seat, the tested bot in that seat."""
+def matchup(
+    name: str,
+    seeds: range,
+    ismcts: IsmctsSettings,
+    processes: int = 1,
+    progress: int = 0,
+) -> Tally:
+    """Every seed played once per seat, the tested bot in that seat; with ``progress``, the tally
+    so far is printed every that many games."""
     players = MATCHUPS[name][2]
     games = [(seed, seat) for seed in seeds for seat in range(players)]
     play = partial(_play_seat, name, ismcts)
-    if processes == 1:
-        results = list(map(play, games))
-    else:
-        with ProcessPoolExecutor(processes) as pool:
-            results = list(pool.map(play, games, chunksize=1))
     tally = Tally()
-    for result in results:
-        tally.add(result)
+    start = time.perf_counter()
+    with ProcessPoolExecutor(processes) if processes > 1 else nullcontext() as pool:
+        results = pool.map(play, games, chunksize=1) if pool is not None else map(play, games)
+        for result in results:
+            tally.add(result)
+            if progress and tally.games % progress == 0 and tally.games < len(games):
+                report(f"  so far, {name}", players, tally, time.perf_counter() - start)
     return tally
 
 
@@ -161,6 +169,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--playout-actions", type=int, default=PLAYOUT_ACTIONS)
     parser.add_argument("--opponents-in-tree", action="store_true", help="no opponent model")
     parser.add_argument("--processes", type=int, default=1, help="games played side by side")
+    parser.add_argument("--progress", type=int, default=0, help="print the tally every N games")
     args = parser.parse_args(argv)
     seeds = args.seeds or (50 if args.quick else 500)
     ismcts_seeds = args.ismcts_seeds or (2 if args.quick else 100)
@@ -177,9 +186,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         # Four-player matchups play each seed four times: half the seeds keep the games even.
         count = count if players == 2 else count // 2
         start = time.perf_counter()
-        tally = matchup(
-            name, range(args.first_seed, args.first_seed + count), ismcts, args.processes
-        )
+        seeds_run = range(args.first_seed, args.first_seed + count)
+        tally = matchup(name, seeds_run, ismcts, args.processes, args.progress)
         report(
             f"{RULESET} {tested} vs {opponent}, {players} players",
             players,
