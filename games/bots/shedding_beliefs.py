@@ -114,15 +114,16 @@ def _replay(view: Mapping[str, Any], rules: Rules, trusted: set[int]) -> list[li
                 elif rules.draw_rule == "one_then_play" and not _kept_turn(view, index, seat):
                     new = [playable] * count
             elif reason == "pick_up" and seat in trusted:
-                hand[:] = [mask | voids.answers(top) for mask in hand]
+                answers = voids.playable_of(voids.answers(top), len(hand))
+                hand[:] = [mask | answers for mask in hand]
             hand.extend(new)
     return slots
 
 
 def _remove_played(hand: list[int], card_id: int, seat: int, trusted: set[int]) -> None:
     """The played card leaves the most constrained slot that can hold it (see the module
-    docstring). Where none can, the assumption about the seat was wrong (or, read by the rules
-    alone, which cannot happen, the least constrained slot goes)."""
+    docstring). Where none can, the assumption about the seat was wrong; read by the rules alone
+    that cannot happen, but should it, the least constrained slot goes rather than the bot fail."""
     holders = [index for index, mask in enumerate(hand) if not mask >> card_id & 1]
     if not holders:
         if seat in trusted:
@@ -154,13 +155,17 @@ class _VoidMasks:
 
     def playable(self, top: int, active_suit: int, hand_size: int) -> int:
         """The cards whose presence in a hand of ``hand_size`` would have allowed a first play."""
+        return self.playable_of(self.matching(top, active_suit), hand_size)
+
+    def playable_of(self, cards: int, hand_size: int) -> int:
+        """Of ``cards`` (a mask), those a hand of ``hand_size`` could have played, rules allowing."""
         if hand_size != 1:
-            return self.matching(top, active_suit)
+            return cards
         if self.rules.penalty_kind == "no_finish":
-            return 0  # an unannounced last card may be barred: drawing shows nothing
+            return 0  # an unannounced last card may be barred: not playing it shows nothing
         if self.rules.finish_on_power:
-            return self.matching(top, active_suit)
-        return self.matching(top, active_suit) & self.plain
+            return cards
+        return cards & self.plain
 
     def answers(self, top: int) -> int:
         """The cards that could have answered a pick-up whose last card is ``top``."""
