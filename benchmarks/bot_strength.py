@@ -1,15 +1,16 @@
 """How strong the shedding Switch bots are: seeded one-deal games, win rates with 95 % intervals.
 
-Run ``python -m benchmarks.bot_strength`` (about ten minutes on one core; ``--quick``: under one).
-Every matchup plays each seed once per seat, the tested bot in that seat and copies of the opponent
-in the others, so who plays first favours nobody. A game is one deal of the ``switch`` preset; its
+Run ``python -m benchmarks.bot_strength`` (``--quick``: a smoke run; ``--only`` one matchup;
+``--processes 2`` plays games side by side — on a shared machine run it under ``nice``). Every
+matchup plays each seed once per seat, the tested bot in that seat and copies of the opponent in
+the others, so who plays first favours nobody. A game is one deal of the ``switch`` preset; its
 winner is the player who goes out (or the best hand of a blocked deal). Random play with voluntary
 draws can go on for very long, so a game is cut at ``MAX_ACTIONS`` and counted as a draw — not a
 win — and the number cut is printed. An equal bot wins 50 % heads-up and 25 % at four.
 
-The ISMCTS bot runs at a time budget (0.2 s a move by default), so its games are slow and its
-sample small — by default 90 heads-up games and 88 at four, against 1,000 of each for the
-heuristic; each line says how many games it played.
+The ISMCTS bot searches a fixed number of iterations a move (the registered bot's by default,
+``--ismcts-iterations`` to change it) with no time cap, so a run is reproducible whatever the
+machine's load; the CPU seconds it spent per searched move are printed beside its results.
 """
 
 from __future__ import annotations
@@ -18,15 +19,47 @@ import argparse
 import random
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import partial
 
 from benchmarks.bot_strength_abbott import wilson_interval
 from games.bots import STRATEGIES, Strategy, Table
-from games.bots.shedding_ismcts import make_ismcts_bot
+from games.bots.shedding_ismcts import (
+    DEFAULT_ITERATIONS,
+    EXPLORATION,
+    MODEL_OPPONENTS,
+    PLAYOUT_ACTIONS,
+    make_ismcts_bot,
+)
 from games.engine.rulesets import create_game
 
 RULESET = "switch"
 MAX_ACTIONS = 2000
+MATCHUPS = {  # name: (tested, opponent, players)
+    "heuristic-random-2": ("heuristic", "random", 2),
+    "ismcts-heuristic-2": ("ismcts", "heuristic", 2),
+    "heuristic-random-4": ("heuristic", "random", 4),
+    "ismcts-heuristic-4": ("ismcts", "heuristic", 4),
+}
+
+
+@dataclass(frozen=True)
+class IsmctsSettings:
+    iterations: int = DEFAULT_ITERATIONS
+    exploration: float = EXPLORATION
+    playout_actions: int = PLAYOUT_ACTIONS
+    model_opponents: bool = MODEL_OPPONENTS
+
+    def bot(self) -> Strategy:
+        return make_ismcts_bot(
+            iterations=self.iterations,
+            time_cap=None,
+            exploration=self.exploration,
+            playout_actions=self.playout_actions,
+            model_opponents=self.model_opponents,
+        )
 
 
 @dataclass
@@ -36,44 +69,90 @@ class Tally:
     games: int = 0
     won: int = 0
     capped: int = 0
+    moves: int = 0  # searched moves of the tested seat (more than one legal move)
+    cpu: float = 0.0  # CPU seconds the tested seat spent on them
+
+    def add(self, other: Tally) -> None:
+        self.games += other.games
+        self.won += other.won
+        self.capped += other.capped
+        self.moves += other.moves
+        self.cpu += other.cpu
 
 
-def play_game(bots: Sequence[Strategy], seed: int) -> int | None:
-    """One deal with ``bots[seat]`` choosing for each seat: the winner, or None when cut short."""
+def play_game(bots: Sequence[Strategy], seed: int, tested: int) -> Tally:
+    """One deal with ``bots[seat]`` choosing for each seat, counted for the ``tested`` seat."""
     players = len(bots)
     rng = random.Random(seed)
     game = create_game(RULESET, players)
     game.deal(rng.randbytes(16))
     tables = [Table(RULESET, players, seat) for seat in range(players)]
+    tally = Tally(games=1)
     for _ in range(MAX_ACTIONS):
         if game.is_over:
-            return int(game.history[-1]["winner"])
-        seat = game.to_move
-        assert seat is not None  # a deal in play has a seat to move
-        game.apply(bots[seat](game.view(seat), tables[seat], rng))
-    return None
+            tally.won = int(game.history[-1]["winner"] == tested)
+            return tally
+        seat = game.current
+        view = game.view(seat)
+        if seat == tested and len(view["legal_moves"]) > 1:
+            start = time.process_time()
+            move = bots[seat](view, tables[seat], rng)
+            tally.cpu += time.process_time() - start
+            tally.moves += 1
+        else:
+            move = bots[seat](view, tables[seat], rng)
+        game.apply(move)
+    tally.capped = 1
+    return tally
 
 
-def matchup(tested: Strategy, opponent: Strategy, players: int, seeds: range) -> Tally:
-    """Every seed played once per seat, the tested bot in that seat."""
+def _bot(name: str, ismcts: IsmctsSettings) -> Strategy:
+    return ismcts.bot() if name == "ismcts" else STRATEGIES["shedding"][name]
+
+
+def _play_seat(matchup: str, ismcts: IsmctsSettings, game: tuple[int, int]) -> Tally:
+    """The game of ``matchup`` for ``(seed, seat)``, the tested bot in ``seat``."""
+    tested, opponent, players = MATCHUPS[matchup]
+    seed, seat = game
+    bots = [_bot(opponent, ismcts)] * players
+    bots[seat] = _bot(tested, ismcts)
+    return play_game(bots, seed, seat)
+
+
+def matchup(
+    name: str,
+    seeds: range,
+    ismcts: IsmctsSettings,
+    processes: int = 1,
+    progress: int = 0,
+) -> Tally:
+    """Every seed played once per seat, the tested bot in that seat; with ``progress``, the tally
+    so far is printed every that many games."""
+    players = MATCHUPS[name][2]
+    games = [(seed, seat) for seed in seeds for seat in range(players)]
+    play = partial(_play_seat, name, ismcts)
     tally = Tally()
-    for seed in seeds:
-        for seat in range(players):
-            bots = [opponent] * players
-            bots[seat] = tested
-            winner = play_game(bots, seed)
-            tally.games += 1
-            tally.won += winner == seat
-            tally.capped += winner is None
+    start = time.perf_counter()
+    with ProcessPoolExecutor(processes) if processes > 1 else nullcontext() as pool:
+        results = pool.map(play, games, chunksize=1) if pool is not None else map(play, games)
+        for result in results:
+            tally.add(result)
+            if progress and tally.games % progress == 0 and tally.games < len(games):
+                report(f"  so far, {name}", players, tally, time.perf_counter() - start)
     return tally
 
 
 def report(name: str, players: int, tally: Tally, seconds: float) -> None:
     low, high = wilson_interval(tally.won, tally.games)
+    searched = (
+        f"; {tally.cpu / tally.moves:.2f} CPU s per searched move ({tally.moves} moves)"
+        if tally.moves
+        else ""
+    )
     print(
         f"{name}: won {tally.won}/{tally.games} = {tally.won / tally.games:.1%} "
         f"(95% CI {low:.1%}–{high:.1%}; an equal bot wins {1 / players:.0%}); "
-        f"{tally.capped} cut at {MAX_ACTIONS} actions; {seconds:.0f} s",
+        f"{tally.capped} cut at {MAX_ACTIONS} actions; {seconds:.0f} s{searched}",
         flush=True,
     )
 
@@ -81,25 +160,40 @@ def report(name: str, players: int, tally: Tally, seconds: float) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few games")
+    parser.add_argument("--only", choices=MATCHUPS, action="append", help="run these matchups")
     parser.add_argument("--seeds", type=int, help="seeds for the matchups without ISMCTS")
     parser.add_argument("--ismcts-seeds", type=int, help="seeds for the ISMCTS matchups")
-    parser.add_argument("--ismcts-time", type=float, default=0.2, help="seconds per move")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first seed of every matchup")
+    parser.add_argument("--ismcts-iterations", type=int, default=DEFAULT_ITERATIONS)
+    parser.add_argument("--exploration", type=float, default=EXPLORATION)
+    parser.add_argument("--playout-actions", type=int, default=PLAYOUT_ACTIONS)
+    parser.add_argument("--opponents-in-tree", action="store_true", help="no opponent model")
+    parser.add_argument("--processes", type=int, default=1, help="games played side by side")
+    parser.add_argument("--progress", type=int, default=0, help="print the tally every N games")
     args = parser.parse_args(argv)
     seeds = args.seeds or (50 if args.quick else 500)
-    ismcts_seeds = args.ismcts_seeds or (2 if args.quick else 45)
-    bots = STRATEGIES["shedding"]
-    ismcts = make_ismcts_bot(time_budget=args.ismcts_time)
-    ismcts_name = f"ismcts ({args.ismcts_time} s/move)"
-    matchups = [
-        ("heuristic vs random, heads-up", bots["heuristic"], bots["random"], 2, seeds),
-        (f"{ismcts_name} vs heuristic, heads-up", ismcts, bots["heuristic"], 2, ismcts_seeds),
-        ("heuristic vs random ×3", bots["heuristic"], bots["random"], 4, seeds // 2),
-        (f"{ismcts_name} vs heuristic ×3", ismcts, bots["heuristic"], 4, ismcts_seeds // 2),
-    ]
-    for name, tested, opponent, players, count in matchups:
+    ismcts_seeds = args.ismcts_seeds or (2 if args.quick else 100)
+    ismcts = IsmctsSettings(
+        args.ismcts_iterations,
+        args.exploration,
+        args.playout_actions,
+        MODEL_OPPONENTS and not args.opponents_in_tree,
+    )
+    print(f"ismcts: {ismcts}", flush=True)
+    for name in args.only or MATCHUPS:
+        tested, opponent, players = MATCHUPS[name]
+        count = ismcts_seeds if tested == "ismcts" else seeds
+        # Four-player matchups play each seed four times: half the seeds keep the games even.
+        count = count if players == 2 else count // 2
         start = time.perf_counter()
-        tally = matchup(tested, opponent, players, range(count))
-        report(f"{RULESET} {name}", players, tally, time.perf_counter() - start)
+        seeds_run = range(args.first_seed, args.first_seed + count)
+        tally = matchup(name, seeds_run, ismcts, args.processes, args.progress)
+        report(
+            f"{RULESET} {tested} vs {opponent}, {players} players",
+            players,
+            tally,
+            time.perf_counter() - start,
+        )
 
 
 if __name__ == "__main__":
