@@ -34,8 +34,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.bots.shedding_heuristic import CARD_IDS
-from games.engine.cards import RANK_OF, SUIT_OF, SUITS
+from games.engine.cards import CARD_IDS, RANK_OF, SUIT_OF, SUITS
 from games.engine.rulesets import Rules
 
 STRICT_TRIES = 20  # deals tried against every mask before dealing with the masks as preferences

@@ -27,14 +27,13 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from games.engine.cards import CARD_CODES, RANK_OF, SUIT_OF, SUITS
+from games.engine.cards import CARD_IDS, RANK_OF, SUIT_OF, SUITS
 from games.engine.rulesets import Rules, find_ruleset
 from games.engine.scoring import CARD_POINTS
 
 if TYPE_CHECKING:
     from games.bots import Table
 
-CARD_IDS: dict[str, int] = {code: card_id for card_id, code in enumerate(CARD_CODES)}
 
 # Scores of the rules of thumb (a play starts at PLAY; drawing is 0).
 GO_OUT = 1000.0

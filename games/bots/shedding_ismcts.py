@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.bots import shedding_heuristic as heuristic
 from games.bots.shedding_beliefs import deal_hidden, hand_slots, unseen_cards
-from games.engine.cards import RANK_OF, SUIT_OF
+from games.engine.cards import CARD_IDS, RANK_OF, SUIT_OF
 from games.engine.rulesets import Rules
 from games.engine.scoring import CARD_POINTS
 from games.engine.shedding import (
@@ -199,7 +199,7 @@ class Determiniser:
         self.view = {**view, "history": []}
         self.rules = rules
         self.seat = view["you"]["seat"]
-        self.own = [heuristic.CARD_IDS[code] for code in view["you"]["hand"]]
+        self.own = [CARD_IDS[code] for code in view["you"]["hand"]]
         self.slots = hand_slots(view, rules)
         self.unseen = unseen_cards(view, rules)
 

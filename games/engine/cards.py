@@ -33,7 +33,7 @@ CARD_CODES: tuple[str, ...] = (
 RANK_OF: tuple[int, ...] = (*(c >> 2 for c in STANDARD_CARDS), JOKER_RANK, JOKER_RANK)
 SUIT_OF: tuple[int, ...] = (*(c & 3 for c in STANDARD_CARDS), NO_SUIT, NO_SUIT)
 
-_CARD_BY_CODE: dict[str, int] = {code: card for card, code in enumerate(CARD_CODES)}
+CARD_IDS: dict[str, int] = {code: card for card, code in enumerate(CARD_CODES)}
 
 # Every card of the same rank as a card (itself included; the two jokers together).
 SAME_RANK: tuple[frozenset[int], ...] = tuple(
@@ -59,7 +59,7 @@ def parse_card(text: object) -> int:
     if code.startswith("10"):
         code = "T" + code[2:]
     try:
-        return _CARD_BY_CODE[code]
+        return CARD_IDS[code]
     except KeyError:
         raise InvalidCard(f"{text!r} is not a card code") from None
 

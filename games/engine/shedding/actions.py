@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine.cards import CARD_CODES, SUITS, InvalidCard, parse_card, parse_suit
+from games.engine.cards import CARD_CODES, CARD_IDS, SUITS, InvalidCard, parse_card, parse_suit
 from games.engine.protocol import Action, InvalidAction
 
 PLAY, DRAW, END = 0, 1, 2
@@ -20,7 +20,6 @@ END_ACTION: ActionTuple = (END, -1, -1, False)
 PLAIN_PLAYS: tuple[ActionTuple, ...] = tuple((PLAY, c, -1, False) for c in range(len(CARD_CODES)))
 ALL_SUITS = (0, 1, 2, 3)
 
-CARD_IDS: dict[str, int] = {code: card_id for card_id, code in enumerate(CARD_CODES)}
 SUIT_IDS: dict[str, int] = {letter: suit for suit, letter in enumerate(SUITS)}
 
 _ACTION_FIELDS = frozenset({"action", "card", "suit", "announce", "expected_version"})

@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine.cards import CARD_CODES, SUITS
-from games.engine.shedding.actions import CARD_IDS, SUIT_IDS
+from games.engine.cards import CARD_CODES, CARD_IDS, SUITS
+from games.engine.shedding.actions import SUIT_IDS
 
 _TYPES = ("starter", "play", "draw", "end_turn", "skip", "reshuffle")
 _STARTER, _PLAYED, _DREW, _ENDED, _SKIPPED, _RESHUFFLED = range(len(_TYPES))

@@ -16,10 +16,10 @@ from operator import itemgetter
 from types import UnionType
 from typing import Annotated, Any, Self, Union, get_args, get_origin, get_type_hints
 
-from games.engine.cards import codes
+from games.engine.cards import CARD_IDS, codes
 from games.engine.rng import DealRng
 from games.engine.rulesets import Rules, saved_rules
-from games.engine.shedding.actions import CARD_IDS, ActionTuple
+from games.engine.shedding.actions import ActionTuple
 
 FORMAT = 1
 NEEDS_DEAL, PLAYING, OVER = "needs_deal", "playing", "over"

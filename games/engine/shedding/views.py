@@ -13,10 +13,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from games.engine.cards import CARD_CODES, SUITS, codes
+from games.engine.cards import CARD_CODES, CARD_IDS, SUITS, codes
 from games.engine.rng import DealRng
 from games.engine.rulesets import Rules
-from games.engine.shedding.actions import CARD_IDS, SUIT_IDS
+from games.engine.shedding.actions import SUIT_IDS
 from games.engine.shedding.public_log import history_entry, log_entry
 from games.engine.shedding.state import PLAYING
 
