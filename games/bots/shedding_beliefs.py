@@ -37,7 +37,7 @@ from typing import Any
 from games.engine.cards import CARD_IDS, RANK_OF, SUIT_OF, SUITS
 from games.engine.rulesets import Rules
 
-STRICT_TRIES = 20  # deals tried against every mask before dealing with the masks as preferences
+STRICT_TRIES = 20  # random deals tried against every mask before matching cards to slots
 
 
 def mask_of(cards: frozenset[int] | set[int]) -> int:
@@ -189,24 +189,26 @@ def deal_hidden(
     stock.
 
     The most constrained slots are dealt first, each a card drawn at random from those its mask
-    allows; a deal that gets stuck is tried again, and after ``STRICT_TRIES`` the masks are only
-    preferences (a card they rule out is dealt where nothing else is left), so a deal is always
-    found. The cards left over, shuffled, are the stock.
+    allows; a deal that gets stuck is tried again. After ``STRICT_TRIES`` stuck deals the cards are
+    matched to the constrained slots by augmenting paths (:func:`_matched_slots`), which finds a
+    deal whenever one exists — the true hands are one, as long as the history was read right; a
+    slot that no matching can fill gets whatever is left. The cards left over, shuffled, are the
+    stock.
     """
     order = sorted(
         ((seat, index) for seat, masks in enumerate(slots) for index in range(len(masks))),
         key=lambda slot: -slots[slot[0]][slot[1]].bit_count(),
     )
-    for attempt in range(STRICT_TRIES + 1):
+    for _ in range(STRICT_TRIES):
         pool = list(unseen)
         hands = [[-1] * len(masks) for masks in slots]  # card by slot
         for seat, index in order:
             mask = slots[seat][index]
             if mask:
                 allowed = [i for i, c in enumerate(pool) if not mask >> c & 1]
-                if not allowed and attempt < STRICT_TRIES:
+                if not allowed:
                     break
-                pick = rng.choice(allowed) if allowed else rng.randrange(len(pool))
+                pick = rng.choice(allowed)
             else:
                 pick = rng.randrange(len(pool))
             hands[seat][index] = pool[pick]
@@ -215,4 +217,50 @@ def deal_hidden(
         else:
             rng.shuffle(pool)
             return hands, pool
-    raise AssertionError("unreachable: the last attempt deals whatever is left")
+    return _deal_by_matching(slots, unseen, rng)
+
+
+def _deal_by_matching(
+    slots: Sequence[Sequence[int]], unseen: Sequence[int], rng: random.Random
+) -> tuple[list[list[int]], list[int]]:
+    """A deal for :func:`deal_hidden` that random dealing did not find: the constrained slots get
+    the cards of a maximum matching, every other slot a card at random from the rest."""
+    constrained = [(s, i) for s, masks in enumerate(slots) for i, m in enumerate(masks) if m]
+    card_of_slot = _matched_slots([slots[s][i] for s, i in constrained], unseen, rng)
+    hands = [[-1] * len(masks) for masks in slots]
+    for slot, card_index in card_of_slot.items():
+        seat, index = constrained[slot]
+        hands[seat][index] = unseen[card_index]
+    taken = set(card_of_slot.values())
+    pool = [card for i, card in enumerate(unseen) if i not in taken]
+    rng.shuffle(pool)
+    for hand in hands:
+        for index, card in enumerate(hand):
+            if card == -1:
+                hand[index] = pool.pop()
+    return hands, pool
+
+
+def _matched_slots(
+    masks: Sequence[int], cards: Sequence[int], rng: random.Random
+) -> dict[int, int]:
+    """A maximum matching of slots to cards (indices into ``cards``) that their masks allow, by
+    augmenting paths (Kuhn's algorithm), each slot's candidates in random order."""
+    candidates = [[i for i, c in enumerate(cards) if not mask >> c & 1] for mask in masks]
+    for options in candidates:
+        rng.shuffle(options)
+    slot_of_card: dict[int, int] = {}
+
+    def place(slot: int, visited: set[int]) -> bool:
+        for card in candidates[slot]:
+            if card in visited:
+                continue
+            visited.add(card)
+            if card not in slot_of_card or place(slot_of_card[card], visited):
+                slot_of_card[card] = slot
+                return True
+        return False
+
+    for slot in range(len(masks)):
+        place(slot, set())
+    return {slot: card for card, slot in slot_of_card.items()}

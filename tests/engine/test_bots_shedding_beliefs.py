@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games.bots import STRATEGIES, Table
@@ -99,6 +99,10 @@ def test_the_true_hands_fit_what_the_history_shows(game_args: tuple[Any, ...]) -
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, st.integers(0, 2**32))
+# Random dealing got stuck here 20 times running; matching by augmenting paths finds the deal.
+@example(
+    ("french", 4, {"draw_rule": "until_playable", "may_draw_voluntarily": True}, 1097, True), 0
+)
 def test_determinisations_deal_only_unseen_cards_into_hands_the_history_allows(
     game_args: tuple[Any, ...], deal_seed: int
 ) -> None:
