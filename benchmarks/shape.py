@@ -3,7 +3,8 @@ script's own (on free ports, in a temporary directory, so the machine's services
 touched), and the service's processes as the README runs them — ``make serve`` (uvicorn),
 ``make worker``, ``make beat`` — each of which can be killed, stopped and started again.
 
-Used by the load benchmarks and the fault drill; nothing here is imported by the service.
+Used by the load benchmarks, the fault drill and the tests that start real processes (a free port,
+a private redis-server); nothing here is imported by the service.
 """
 
 from __future__ import annotations
@@ -161,7 +162,20 @@ class PrivateRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        wait_for_port(self.port, 10, "redis-server")
+        deadline = time.monotonic() + 10
+        while not self.answers():
+            if time.monotonic() > deadline:
+                raise SystemExit(f"redis-server did not answer on port {self.port}")
+            time.sleep(0.1)
+
+    def answers(self) -> bool:
+        """Whether it answers PING (listening is not enough: it may still be loading)."""
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as conn:
+                conn.sendall(b"PING\r\n")
+                return conn.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
 
     def stop(self) -> None:
         if self.process is not None:

@@ -5,7 +5,6 @@ look-alike usernames refused, tokens that rotate and die with a changed password
 from __future__ import annotations
 
 import re
-import socket
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,6 +13,7 @@ from django.db import connection
 from django.test import Client
 from rest_framework.test import APIClient
 
+from benchmarks.shape import free_port
 from games.models import Match
 from tests.api.conftest import PASSWORD, assert_problem
 from tests.api.test_players import register
@@ -41,12 +41,6 @@ def test_a_form_body_is_refused_json_only(alice):
     response = alice.http.post("/api/v1/matches/", {"ruleset": "switch", "seats": 2})
 
     assert_problem(response, 415, "unsupported_media_type")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class DatabaseSwitch:

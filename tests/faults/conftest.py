@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from benchmarks.shape import PrivateRedis
 from switchsite.celery import app as celery_app
 from tests.api import conftest as api
 from tests.conftest import IN_CI
@@ -25,12 +25,6 @@ from tests.conftest import IN_CI
 make_client = api.make_client
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
@@ -51,50 +45,12 @@ def needs(program: str) -> str:
     return path
 
 
-class RedisServer:
-    """A redis-server of the test's own, keeping nothing on disk, that can be stopped and started
-    again on the same port (an outage of the broker)."""
-
-    def __init__(self, directory: Path) -> None:
-        self.binary = needs("redis-server")
-        self.port = free_port()
-        self.directory = directory
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                *(self.binary, "--port", str(self.port), "--bind", "127.0.0.1"),
-                *("--save", "", "--appendonly", "no", "--dir", str(self.directory)),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_until(self._answers, 10, "the private redis-server answers")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(10)
-            self.process = None
-
-    def _answers(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as conn:
-                conn.sendall(b"PING\r\n")
-                return conn.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-
 @pytest.fixture
-def private_redis(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    server.start()
+def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    """A redis-server of the test's own on a free port, keeping nothing on disk: stopping and
+    starting it again is an outage of the broker."""
+    needs("redis-server")
+    server = PrivateRedis(tmp_path)
     yield server
     server.stop()
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from typing import Any, TypeVar
 import pytest
 from django.db import connection, connections
 
+from benchmarks.shape import free_port
 from games import selectors, services
 from switchsite import asyncdb
 from tests.conftest import IN_CI
@@ -33,12 +33,6 @@ from tests.faults.conftest import database_url
 T = TypeVar("T")
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 60
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Server:
