@@ -34,7 +34,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games.engine.rulesets import create_game
+from benchmarks.shedding_speed import pick_uniform, play_random_games
+from games.engine.rulesets import find_ruleset
 
 PLAYERS = 4
 OPENSPIEL_GAME = "crazy_eights"
@@ -55,33 +56,15 @@ INSTALL_HINT = (
 Driver = Callable[[random.Random, float], tuple[int, int, float]]
 
 
-def _play_switch(rng: random.Random, seconds: float, tuples: bool) -> tuple[int, int, float]:
-    randrange = rng.randrange
-    games = actions = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        game = create_game("switch", PLAYERS)
-        game.deal(rng.randbytes(16))
-        if tuples:
-            while not game.is_over:
-                legal_tuples = game.legal_tuples()
-                game.apply_tuple(legal_tuples[randrange(len(legal_tuples))])
-                actions += 1
-        else:
-            while not game.is_over:
-                legal = game.legal_actions()
-                game.apply(legal[randrange(len(legal))])
-                actions += 1
-        games += 1
-    return games, actions, time.process_time() - start
+SWITCH_RULES = find_ruleset("switch").compile(PLAYERS)
 
 
 def switch_api(rng: random.Random, seconds: float) -> tuple[int, int, float]:
-    return _play_switch(rng, seconds, tuples=False)
+    return play_random_games(SWITCH_RULES, seconds, pick_uniform, False, rng)
 
 
 def switch_tuples(rng: random.Random, seconds: float) -> tuple[int, int, float]:
-    return _play_switch(rng, seconds, tuples=True)
+    return play_random_games(SWITCH_RULES, seconds, pick_uniform, True, rng)
 
 
 def openspiel_driver(pyspiel: Any) -> Driver:
