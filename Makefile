@@ -8,9 +8,14 @@ INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 WEB_CONCURRENCY ?= $(shell nproc 2>/dev/null || echo 2)
+# One level for every log of the service — Django's, uvicorn's (at WARNING and above uvicorn writes
+# no access log line per request) and Celery's.
+LOG_LEVEL ?= INFO
+LOG_LEVEL_LOWER := $(shell echo $(LOG_LEVEL) | tr '[:upper:]' '[:lower:]')
 # uvicorn: the ASGI server (README: "Serving"). Open streams end on SIGTERM by themselves; this
 # bounds how long the server then waits for any other request still in progress.
-UVICORN := $(BIN)/uvicorn switchsite.asgi:application --lifespan on --timeout-graceful-shutdown 10
+UVICORN := $(BIN)/uvicorn switchsite.asgi:application --lifespan on --timeout-graceful-shutdown 10 \
+	--log-level $(LOG_LEVEL_LOWER)
 
 .PHONY: run serve worker beat test lint format bench schema
 
@@ -33,11 +38,11 @@ serve: $(INSTALLED)
 
 ## Production shape: a Celery worker for the configured broker.
 worker: $(INSTALLED)
-	$(BIN)/celery -A switchsite worker --loglevel=INFO
+	$(BIN)/celery -A switchsite worker --loglevel=$(LOG_LEVEL)
 
 ## Production shape: the periodic sweep (turn clocks a lost task missed). Run exactly one.
 beat: $(INSTALLED)
-	$(BIN)/celery -A switchsite beat --loglevel=INFO
+	$(BIN)/celery -A switchsite beat --loglevel=$(LOG_LEVEL)
 
 ## Lint and type-check, then the whole test suite (uses DATABASE_URL / CELERY_BROKER_URL when they
 ## are set).

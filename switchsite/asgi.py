@@ -1,5 +1,15 @@
 """ASGI entry point: ``uvicorn switchsite.asgi:application`` (``make serve``, ``make run``).
 
+Two ways in, chosen per request by the view its path resolves to:
+
+- the **waiting** views (long polls and event streams, Django async views) go to Django's ASGI
+  handler: they wait on the event loop, holding no thread (:mod:`switchsite.asyncdb`);
+- every **other** view — synchronous, as most of Django and DRF are — goes to Django's WSGI handler
+  on a fixed pool of ``SYNC_REQUEST_THREADS`` threads per process (a2wsgi). Under the ASGI handler
+  a synchronous view costs a new thread per request, a hop between threads for each synchronous
+  middleware on the way in and out, and (the thread being new) a new database connection; on the
+  pool the whole request runs in one thread that keeps its connection (``CONN_MAX_AGE``).
+
 Django's ASGI handler serves HTTP only. ``application`` adds the ASGI *lifespan* protocol around it,
 so that each server process, at startup, starts its listener for event notifications
 (:mod:`games.notifier`) — and, with no broker (the embedded default), runs ``celery beat``'s
@@ -15,6 +25,7 @@ then lets the server go on with its graceful shutdown as usual.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import signal
@@ -22,13 +33,17 @@ from collections.abc import Awaitable, Callable, Mapping
 from types import FrameType
 from typing import Any
 
+from a2wsgi import WSGIMiddleware
+from asgiref.sync import iscoroutinefunction
 from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "switchsite.settings")
 
-django_application = get_asgi_application()
+waiting_application = get_asgi_application()
 
 from django.conf import settings  # noqa: E402
+from django.urls import Resolver404, resolve  # noqa: E402
 from django.utils.module_loading import import_string  # noqa: E402
 
 from games import notifier  # noqa: E402  (needs the app registry that get_asgi_application set up)
@@ -42,12 +57,32 @@ Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
+ordinary_application = WSGIMiddleware(
+    get_wsgi_application(),  # type: ignore[arg-type]  # Django's WSGIHandler is a WSGI app
+    workers=settings.SYNC_REQUEST_THREADS,
+)
+
 
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "lifespan":
         await _lifespan(receive, send)
+    elif scope["type"] == "http" and not waits(scope["path"].removeprefix(scope["root_path"])):
+        await ordinary_application(scope, receive, send)  # type: ignore[arg-type]
     else:
-        await django_application(scope, receive, send)
+        await waiting_application(scope, receive, send)
+
+
+@functools.lru_cache(maxsize=65536)
+def waits(path: str) -> bool:
+    """Whether ``path`` is served by an async view — the ones that wait. Tried as given, then with
+    a trailing slash, as :class:`switchsite.middleware.OptionalTrailingSlash` serves it. Cached:
+    resolving costs more than the rest of the choice, and clients ask the same paths again."""
+    for candidate in (path,) if path.endswith("/") else (path, path + "/"):
+        try:
+            return iscoroutinefunction(resolve(candidate).func)
+        except Resolver404:
+            continue
+    return False
 
 
 async def _lifespan(receive: Receive, send: Send) -> None:

@@ -86,8 +86,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
 else:
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        options=f"-c lock_timeout={int(DATABASE_LOCK_TIMEOUT * 1000)}"
+        options=f"-c lock_timeout={int(DATABASE_LOCK_TIMEOUT * 1000)}",
+        # Parameters travel apart from the SQL (no quoting of large JSON in Python), and a statement
+        # a connection has run five times is prepared, so the database stops re-planning it. Both
+        # pay off because connections are kept (below); a pooler in transaction mode (PgBouncer
+        # before 1.21) would need prepare_threshold removed.
+        server_side_binding=True,
+        prepare_threshold=5,
     )
+    # Each thread that serves requests (SYNC_REQUEST_THREADS per process, switchsite.asgi) keeps
+    # its connection (``?conn_max_age=`` in DATABASE_URL to change), checked before a request's
+    # first query, so a restarted database costs a 503 at most, not a broken connection kept.
+    DATABASES["default"].setdefault("CONN_MAX_AGE", 600)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -211,6 +222,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256
 SSE_MAX_SECONDS = env.float("SSE_MAX_SECONDS", default=60)
 SSE_KEEPALIVE_SECONDS = env.float("SSE_KEEPALIVE_SECONDS", default=15)
 EVENT_READ_THREADS = env.int("EVENT_READ_THREADS", default=4)
+# Every other request runs on one of SYNC_REQUEST_THREADS threads per process (switchsite.asgi).
+SYNC_REQUEST_THREADS = env.int("SYNC_REQUEST_THREADS", default=8)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Switch game service",
