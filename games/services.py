@@ -6,8 +6,9 @@ seeds of finished deals, deals on, finishes the match, restarts the turn clock, 
 and events, fills the players' feeds and, after commit, hands the next turn to whoever plays it.
 
 Writes are optimistic: a match is read without a lock (:func:`selectors.match_in_play`), the
-change is worked out in memory, and the write is one ``UPDATE … WHERE version = <read version>``
-that takes the row lock for the rest of a short transaction. If someone else changed the match in
+change is worked out in memory, and the write is an ``UPDATE … WHERE version = <read version>``
+that takes the row lock for the rest of a short transaction, with the events and feed entries in
+the same statement on PostgreSQL (:mod:`games.recording`). If someone else changed the match in
 between, the update finds no row, the transaction is rolled back and the whole operation is tried
 again from a fresh read (:func:`_retrying`), so nothing waits on a lock while a bot thinks. A
 refused action raises a :class:`ServiceError` (or an engine error) and writes nothing.
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -27,14 +27,15 @@ from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Q, Subquery, Value, When
+from django.db.models import Q
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from games import bots, catalog, errors, notifier, signals
+from games import bots, catalog, errors, signals
 from games.engine import protocol
 from games.engine.rng import seed_commitment
-from games.models import Challenge, FeedEvent, Invitation, Match, MatchEvent, Player, Seat
+from games.models import Challenge, Invitation, Match, MatchEvent, Player, Seat
+from games.recording import FeedEntry, advance_write, feed_append
 from games.replay import DEAL_END_EVENTS, turn_defaults
 from games.selectors import MatchInPlay, match_in_play, match_view
 from switchsite.tasks import publish_after_commit
@@ -52,16 +53,6 @@ Result = TypeVar("Result")
 
 class _MatchChanged(Exception):
     """The match's version moved between the read and the write: start again from a fresh read."""
-
-
-@dataclass(frozen=True)
-class FeedEntry:
-    """One entry for a player's own feed."""
-
-    user_id: int
-    type: str
-    match_id: int | None
-    data: dict[str, Any]
 
 
 @dataclass
@@ -149,38 +140,6 @@ def player_notify(
 ) -> None:
     """Append one entry to a player's own feed (``round_seated``, …)."""
     feed_append([FeedEntry(user_id, event_type, match.pk if match else None, data)])
-
-
-def feed_append(entries: Sequence[FeedEntry]) -> None:
-    """Append entries to players' feeds, numbered per player, in two statements however many.
-
-    Each player's counter is raised first, which locks their row until commit, so concurrent
-    writers of one feed queue and its numbers have no gaps and never commit out of order. Every
-    player must have a game profile (:func:`player_profile`).
-    """
-    if not entries:
-        return
-    per_player = Counter(entry.user_id for entry in entries)
-    Player.objects.filter(user_id__in=per_player).update(
-        feed_seq=F("feed_seq")
-        + Case(*(When(user_id=user, then=Value(n)) for user, n in per_player.items()))
-    )
-    remaining = dict(per_player)
-    rows = []
-    for entry in entries:
-        remaining[entry.user_id] -= 1
-        player = Player.objects.filter(user_id=entry.user_id)
-        rows.append(
-            FeedEvent(
-                player_id=Subquery(player.values("pk")[:1]),
-                seq=Subquery(player.values("feed_seq")[:1]) - Value(remaining[entry.user_id]),
-                type=entry.type,
-                match_id=entry.match_id,
-                data={"match": entry.match_id, **entry.data},
-            )
-        )
-    FeedEvent.objects.bulk_create(rows)
-    notifier.notify_on_commit(feed_user_ids=per_player)
 
 
 # --- matches -------------------------------------------------------------------------------------
@@ -730,16 +689,7 @@ def _advance(
                 private=event.private,
             )
         )
-    written = Match.objects.filter(pk=match.pk, version=play.read_version).update(
-        **{name: getattr(match, name) for name in _MATCH_FIELDS_ADVANCED}
-    )
-    if not written:
-        raise _MatchChanged
-    for index, fields in change.seats.items():
-        seat = seats[index]
-        Seat.objects.filter(pk=seat.pk).update(**{name: getattr(seat, name) for name in fields})
-    MatchEvent.objects.bulk_create(records)
-    notifier.notify_on_commit(match_ids=[match.pk])
+    read_version = play.read_version
     play.read_version, play.read_turn = match.version, game.turn_id
     feed = list(change.feed)
     if new_turn and mover is not None and mover.player_id is not None and not mover.resigned:
@@ -763,9 +713,20 @@ def _advance(
             for s in seats
             if s.player_id is not None and not s.resigned
         ]
+    if not advance_write(
+        match=match,
+        read_version=read_version,
+        fields=_MATCH_FIELDS_ADVANCED,
+        events=records,
+        feed=feed,
+    ):
+        raise _MatchChanged
+    for index, fields in change.seats.items():
+        seat = seats[index]
+        Seat.objects.filter(pk=seat.pk).update(**{name: getattr(seat, name) for name in fields})
+    if ended:
         match_id = match.pk
         transaction.on_commit(lambda: signals.match_finished.send(sender=Match, match_id=match_id))
-    feed_append(feed)
     if continue_bots and match.bot_to_move:
         from games import tasks  # tasks import this module
 
