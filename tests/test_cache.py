@@ -11,12 +11,16 @@ from django.core.cache import caches
 from tests.conftest import IN_CI
 
 
-def test_requests_each_with_a_cache_of_their_own_share_the_connections_to_redis():
-    location = settings.CACHES["default"]["LOCATION"]
+def require_redis_cache() -> None:
     if not settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
         if IN_CI:
             pytest.fail("CI=true but the cache is not Redis: the broker's cache is untested")
         pytest.skip("no Redis cache configured (set CELERY_BROKER_URL to a Redis URL)")
+
+
+def test_requests_each_with_a_cache_of_their_own_share_the_connections_to_redis():
+    require_redis_cache()
+    location = settings.CACHES["default"]["LOCATION"]
     server = redis.Redis.from_url(location)
 
     def connections_received() -> int:
@@ -31,3 +35,17 @@ def test_requests_each_with_a_cache_of_their_own_share_the_connections_to_redis(
         contextvars.Context().run(one_request)
 
     assert connections_received() - before == 0
+
+
+def test_cache_calls_reuse_one_redis_client():
+    """Django builds a redis-py client per call; building one copies its table of callbacks."""
+    require_redis_cache()
+    clients = []
+
+    def one_request() -> None:
+        clients.append(caches["default"]._cache.get_client("key"))
+
+    for _ in range(5):
+        contextvars.Context().run(one_request)
+
+    assert all(client is clients[0] for client in clients)
