@@ -7,7 +7,8 @@ first, which locks their row until commit, so concurrent writers of one feed que
 have no gaps and never commit out of order. Every player must have a game profile.
 
 How it is written depends on the database. On PostgreSQL all of it is **one statement** (data-
-modifying ``WITH`` queries, the rows passed as arrays), so a move costs the database one round trip
+modifying ``WITH`` queries, the rows passed as one JSON document each — the match events' and feed
+entries' JSON fields use the default encoder, as these rows do), so a move costs the database one round trip
 for its writes instead of four; the events and feed entries are inserted only if the match row was
 updated. SQLite (the embedded default) has no data-modifying ``WITH``, so there it is one ORM
 statement per table, each at most one round trip however many rows. Both ways are tested on the same
@@ -16,6 +17,7 @@ rows (``tests/services/test_recording.py``).
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -91,19 +93,15 @@ def _advance_in_one_statement(
         events AS (
             INSERT INTO games_matchevent (match_id, seq, type, seat, data, private, created_at)
             SELECT advanced.id, e.seq, e.type, e.seat, e.data, e.private, %s
-            FROM advanced CROSS JOIN unnest(
-                %s::bigint[], %s::varchar[], %s::smallint[], %s::jsonb[], %s::jsonb[]
-            ) AS e(seq, type, seat, data, private)
+            FROM advanced CROSS JOIN jsonb_to_recordset(%s::jsonb)
+                AS e(seq bigint, type varchar, seat smallint, data jsonb, private jsonb)
         )"""
-    params: list[Any] = [_prepared(match, name) for name in fields]
-    params += [match.pk, read_version, now]
-    params += [
-        [event.seq for event in events],
-        [event.type for event in events],
-        [event.seat for event in events],
-        [_prepared(event, "data") for event in events],
-        [_prepared(event, "private") for event in events],
+    rows = [
+        {"seq": e.seq, "type": e.type, "seat": e.seat, "data": e.data, "private": e.private}
+        for e in events
     ]
+    params: list[Any] = [_prepared(match, name) for name in fields]
+    params += [match.pk, read_version, now, json.dumps(rows)]
     if feed:
         feed_sql, feed_params = _feed_statement(feed, after_advance=True)
         sql += ",\n" + feed_sql
@@ -122,28 +120,29 @@ def _feed_statement(entries: Sequence[FeedEntry], *, after_advance: bool) -> tup
     sql = f"""
         bumped AS (
             UPDATE games_player SET feed_seq = games_player.feed_seq + n.entries
-            FROM unnest(%s::integer[], %s::bigint[]) AS n(user_id, entries)
+            FROM jsonb_to_recordset(%s::jsonb) AS n(user_id integer, entries bigint)
             WHERE games_player.user_id = n.user_id {guard}
             RETURNING games_player.id, games_player.user_id, games_player.feed_seq
         ),
         feed AS (
             INSERT INTO games_feedevent (player_id, seq, type, match_id, data, created_at)
             SELECT bumped.id, bumped.feed_seq - f.behind, f.type, f.match_id, f.data, %s
-            FROM unnest(
-                %s::integer[], %s::bigint[], %s::varchar[], %s::bigint[], %s::jsonb[]
-            ) AS f(user_id, behind, type, match_id, data)
+            FROM jsonb_to_recordset(%s::jsonb)
+                AS f(user_id integer, behind bigint, type varchar, match_id bigint, data jsonb)
             JOIN bumped ON bumped.user_id = f.user_id
         )"""
-    rows = [_feed_row(entry) for entry in entries]
-    params: list[Any] = [list(per_player), list(per_player.values()), timezone.now()]
-    params += [
-        [entry.user_id for entry in entries],
-        behind,
-        [entry.type for entry in entries],
-        [entry.match_id for entry in entries],
-        [_prepared(row, "data") for row in rows],
+    counts = [{"user_id": user, "entries": n} for user, n in per_player.items()]
+    rows = [
+        {
+            "user_id": entry.user_id,
+            "behind": after,
+            "type": entry.type,
+            "match_id": entry.match_id,
+            "data": _feed_data(entry),
+        }
+        for entry, after in zip(entries, behind, strict=True)
     ]
-    return sql, params
+    return sql, [json.dumps(counts), timezone.now(), json.dumps(rows)]
 
 
 def _column(model: type[Model], name: str) -> str:
@@ -163,10 +162,8 @@ def _concrete_field(model: type[Model], name: str) -> Field[Any, Any]:
     return field
 
 
-def _feed_row(entry: FeedEntry) -> FeedEvent:
-    return FeedEvent(
-        type=entry.type, match_id=entry.match_id, data={"match": entry.match_id, **entry.data}
-    )
+def _feed_data(entry: FeedEntry) -> dict[str, Any]:
+    return {"match": entry.match_id, **entry.data}
 
 
 def _numbering(entries: Sequence[FeedEntry]) -> tuple[Counter[int], list[int]]:
@@ -211,7 +208,7 @@ def _feed_by_orm(entries: Sequence[FeedEntry]) -> None:
     rows = []
     for entry, after in zip(entries, behind, strict=True):
         player = Player.objects.filter(user_id=entry.user_id)
-        row = _feed_row(entry)
+        row = FeedEvent(type=entry.type, match_id=entry.match_id, data=_feed_data(entry))
         row.player_id = Subquery(player.values("pk")[:1])
         row.seq = Subquery(player.values("feed_seq")[:1]) - Value(after)
         rows.append(row)

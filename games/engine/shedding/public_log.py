@@ -23,6 +23,7 @@ load: bits 0–2 the type, 3–6 the seat, 7 and up the details (see the ``log_*
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,8 +60,9 @@ def log_reshuffle(count: int) -> int:
     return _RESHUFFLED | count << 7
 
 
+@functools.cache  # a few thousand distinct entries; every view renders the deal's whole log
 def history_entry(entry: int) -> dict[str, Any]:
-    """The view's form of one entry of the public log."""
+    """The view's form of one entry of the public log (shared between views: read-only)."""
     kind, seat, details = entry & 7, entry >> 3 & 15, entry >> 7
     name = _TYPES[kind]
     if kind == _PLAYED:
