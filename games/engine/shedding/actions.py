@@ -8,7 +8,7 @@ API's JSON shape (``{"action": "play", "card": "JS", "suit": "H"}``) exist only 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NoReturn, Self
 
 from games.engine.cards import CARD_CODES, CARD_IDS, SUITS, InvalidCard, parse_card, parse_suit
 from games.engine.protocol import Action, InvalidAction
@@ -25,18 +25,40 @@ SUIT_IDS: dict[str, int] = {letter: suit for suit, letter in enumerate(SUITS)}
 _ACTION_FIELDS = frozenset({"action", "card", "suit", "announce", "expected_version"})
 
 
-def _build_action_dict(action: ActionTuple) -> Action:
-    kind, card_id, suit, announce = action
-    if kind == DRAW:
-        return {"action": "draw"}
-    if kind == END:
-        return {"action": "end_turn"}
-    out: Action = {"action": "play", "card": CARD_CODES[card_id]}
-    if suit >= 0:
-        out["suit"] = SUITS[suit]
-    if announce:
-        out["announce"] = "last_card"
-    return out
+class SharedAction(dict[str, Any]):
+    """A legal action in the API's JSON shape, built once and handed out by every
+    ``legal_actions()``, so it refuses to be changed (``dict(action)`` is a copy that may be). It
+    carries its tuple, ``move``, so that ``apply`` takes it back without parsing it."""
+
+    __slots__ = ("move",)
+
+    def __init__(self, move: ActionTuple) -> None:
+        kind, card_id, suit, announce = move
+        if kind == DRAW:
+            super().__init__(action="draw")
+        elif kind == END:
+            super().__init__(action="end_turn")
+        else:
+            super().__init__(action="play", card=CARD_CODES[card_id])
+            if suit >= 0:
+                dict.__setitem__(self, "suit", SUITS[suit])
+            if announce:
+                dict.__setitem__(self, "announce", "last_card")
+        self.move = move
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("legal actions are shared: change a copy, dict(action)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+
+    def __copy__(self) -> Self:
+        return self  # it never changes
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        return dict, (dict(self),)  # pickled as the plain dict it reads as
 
 
 # The plays of each card, canonical tuples: PLAY_VARIANTS[names a suit][announcing][card] (a variant
@@ -58,11 +80,10 @@ PLAY_VARIANTS: tuple[tuple[tuple[tuple[ActionTuple, ...], ...], ...], ...] = tup
     for names_suit in (False, True)
 )
 
-# Every action tuple's dict, built once; callers get copies so they may keep or change them. Keyed
-# by the very tuples legal moves are made of (PLAY_VARIANTS), so that a parsed action is found among
-# the legal ones by identity.
-ACTION_DICTS: dict[ActionTuple, Action] = {
-    action: _build_action_dict(action)
+# Every action tuple's dict, built once. Keyed by the very tuples legal moves are made of
+# (PLAY_VARIANTS), so that a parsed action is found among the legal ones by identity.
+ACTION_DICTS: dict[ActionTuple, SharedAction] = {
+    action: SharedAction(action)
     for action in [
         DRAW_ACTION,
         END_ACTION,
@@ -90,6 +111,8 @@ def action_dict(action: ActionTuple) -> Action:
 
 def parse_action(action: Any) -> ActionTuple:
     """The internal tuple of an API action; raises InvalidAction when it is malformed."""
+    if type(action) is SharedAction:
+        return action.move
     if type(action) is dict:
         fields = (
             action.get("action"),
