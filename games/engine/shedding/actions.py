@@ -2,7 +2,8 @@
 
 Internally an action is a compact tuple ``(kind, card, suit, announce)``: ``kind`` is PLAY, DRAW or
 END, ``card`` a card id (or -1), ``suit`` a suit index (or -1), ``announce`` a bool. Dicts in the
-API's JSON shape (``{"action": "play", "card": "JS", "suit": "H"}``) exist only at the boundary.
+API's JSON shape (``{"action": "play", "card": "JS", "suit": "H"}``) exist only at the boundary;
+those that ``legal_actions()`` hands out are built once per action (:class:`SharedAction`).
 """
 
 from __future__ import annotations
@@ -35,15 +36,16 @@ class SharedAction(dict[str, Any]):
     def __init__(self, move: ActionTuple) -> None:
         kind, card_id, suit, announce = move
         if kind == DRAW:
-            super().__init__(action="draw")
+            fields = {"action": "draw"}
         elif kind == END:
-            super().__init__(action="end_turn")
+            fields = {"action": "end_turn"}
         else:
-            super().__init__(action="play", card=CARD_CODES[card_id])
+            fields = {"action": "play", "card": CARD_CODES[card_id]}
             if suit >= 0:
-                dict.__setitem__(self, "suit", SUITS[suit])
+                fields["suit"] = SUITS[suit]
             if announce:
-                dict.__setitem__(self, "announce", "last_card")
+                fields["announce"] = "last_card"
+        super().__init__(fields)
         self.move = move
 
     def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
@@ -96,8 +98,8 @@ ACTION_DICTS: dict[ActionTuple, SharedAction] = {
         ),
     ]
 }
-# Parsing's fast path for the dicts legal_actions gives: by their (action, card, suit, announce)
-# fields, the action tuple and the dict's number of fields.
+# Parsing's fast path for plain dicts shaped like those legal_actions gives (a request's JSON): by
+# their (action, card, suit, announce) fields, the action tuple and the dict's number of fields.
 _CANONICAL: dict[tuple[Any, ...], tuple[ActionTuple, int]] = {
     (d["action"], d.get("card"), d.get("suit"), d.get("announce")): (action, len(d))
     for action, d in ACTION_DICTS.items()
