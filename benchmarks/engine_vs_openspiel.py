@@ -12,7 +12,8 @@ ones by a seeded ``random.Random``. Three drivers:
 * ``openspiel``: ``crazy_eights(players=4, use_special_cards=True, reshuffle=True,
   max_turns=1000000)``, the closest of OpenSpiel's games, driven from a Python loop through
   ``current_player()``, ``legal_actions()`` and ``apply_action()``; its chance nodes (the dealer,
-  every card dealt or drawn) are sampled in Python from ``chance_outcomes()``.
+  every card dealt or drawn) are sampled in Python from ``chance_outcomes()``; each player action
+  is chosen by the same ``pick_uniform`` as ours.
 
 Rates are **player actions** per second of this process's CPU time: OpenSpiel's chance nodes are
 not player actions (their cost is counted, as our engine's shuffles are), and games per second
@@ -74,7 +75,7 @@ def openspiel_driver(pyspiel: Any) -> Driver:
     terminal = int(pyspiel.PlayerId.TERMINAL)
 
     def play(rng: random.Random, seconds: float) -> tuple[int, int, float]:
-        randrange, choices = rng.randrange, rng.choices
+        choices = rng.choices
         games = actions = 0
         start = time.process_time()
         while time.process_time() - start < seconds:
@@ -88,7 +89,8 @@ def openspiel_driver(pyspiel: Any) -> Driver:
                     state.apply_action(choices(outcomes, probabilities)[0])
                 else:
                     legal = state.legal_actions()
-                    state.apply_action(legal[randrange(len(legal))])
+                    # The same random player as ours, called the same way (one call per action).
+                    state.apply_action(pick_uniform(rng, legal))
                     actions += 1
             games += 1
         return games, actions, time.process_time() - start

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+import json
+import pickle
+
 import pytest
 
 from games.engine.cards import CARD_CODES, codes
@@ -31,6 +35,31 @@ def test_matching_by_suit_or_rank_and_a_clear_refusal() -> None:
     with pytest.raises(IllegalMove, match="you do not hold 5D"):
         game.apply(p("5D"))
     assert game.to_dict() == before
+
+
+def test_legal_actions_are_shared_read_only_and_copy_into_plain_dicts() -> None:
+    """Every legal_actions() hands out the same action objects: they refuse changes, and apply takes
+    them, or a copy of one, alike."""
+    game = layout_game("switch", [["7H", "9D", "JS"], ["5D", "6D"]], "9S")
+    legal = game.legal_actions()
+    assert [a is b for a, b in zip(legal, game.legal_actions(), strict=True)] == [True] * len(legal)
+    action = legal[0]
+    with pytest.raises(TypeError, match="shared"):
+        action["announce"] = "last_card"
+    with pytest.raises(TypeError, match="shared"):
+        action.pop("card")
+    assert action == p("9D")
+    copied = dict(action)
+    copied["announce"] = "last_card"
+    assert type(copied) is dict
+    assert copy.deepcopy(action) == action
+    assert pickle.loads(pickle.dumps(action)) == action
+    assert json.loads(json.dumps(legal)) == legal
+    twin = game.copy()
+    assert [e.to_dict() for e in game.apply(action)] == [
+        e.to_dict() for e in twin.apply(dict(action))
+    ]
+    assert game.to_dict() == twin.to_dict()
 
 
 def test_seeded_deal_gives_hands_one_at_a_time_and_a_non_power_starter() -> None:

@@ -2,13 +2,14 @@
 
 Internally an action is a compact tuple ``(kind, card, suit, announce)``: ``kind`` is PLAY, DRAW or
 END, ``card`` a card id (or -1), ``suit`` a suit index (or -1), ``announce`` a bool. Dicts in the
-API's JSON shape (``{"action": "play", "card": "JS", "suit": "H"}``) exist only at the boundary.
+API's JSON shape (``{"action": "play", "card": "JS", "suit": "H"}``) exist only at the boundary;
+those that ``legal_actions()`` hands out are built once per action (:class:`SharedAction`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NoReturn, Self
 
 from games.engine.cards import CARD_CODES, CARD_IDS, SUITS, InvalidCard, parse_card, parse_suit
 from games.engine.protocol import Action, InvalidAction
@@ -25,18 +26,41 @@ SUIT_IDS: dict[str, int] = {letter: suit for suit, letter in enumerate(SUITS)}
 _ACTION_FIELDS = frozenset({"action", "card", "suit", "announce", "expected_version"})
 
 
-def _build_action_dict(action: ActionTuple) -> Action:
-    kind, card_id, suit, announce = action
-    if kind == DRAW:
-        return {"action": "draw"}
-    if kind == END:
-        return {"action": "end_turn"}
-    out: Action = {"action": "play", "card": CARD_CODES[card_id]}
-    if suit >= 0:
-        out["suit"] = SUITS[suit]
-    if announce:
-        out["announce"] = "last_card"
-    return out
+class SharedAction(dict[str, Any]):
+    """A legal action in the API's JSON shape, built once and handed out by every
+    ``legal_actions()``, so it refuses to be changed (``dict(action)`` is a copy that may be). It
+    carries its tuple, ``move``, so that ``apply`` takes it back without parsing it."""
+
+    __slots__ = ("move",)
+
+    def __init__(self, move: ActionTuple) -> None:
+        kind, card_id, suit, announce = move
+        if kind == DRAW:
+            fields = {"action": "draw"}
+        elif kind == END:
+            fields = {"action": "end_turn"}
+        else:
+            fields = {"action": "play", "card": CARD_CODES[card_id]}
+            if suit >= 0:
+                fields["suit"] = SUITS[suit]
+            if announce:
+                fields["announce"] = "last_card"
+        super().__init__(fields)
+        self.move = move
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("legal actions are shared: change a copy, dict(action)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+
+    def __copy__(self) -> Self:
+        return self  # it never changes
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        return dict, (dict(self),)  # pickled as the plain dict it reads as
 
 
 # The plays of each card, canonical tuples: PLAY_VARIANTS[names a suit][announcing][card] (a variant
@@ -58,11 +82,10 @@ PLAY_VARIANTS: tuple[tuple[tuple[tuple[ActionTuple, ...], ...], ...], ...] = tup
     for names_suit in (False, True)
 )
 
-# Every action tuple's dict, built once; callers get copies so they may keep or change them. Keyed
-# by the very tuples legal moves are made of (PLAY_VARIANTS), so that a parsed action is found among
-# the legal ones by identity.
-ACTION_DICTS: dict[ActionTuple, Action] = {
-    action: _build_action_dict(action)
+# Every action tuple's dict, built once. Keyed by the very tuples legal moves are made of
+# (PLAY_VARIANTS), so that a parsed action is found among the legal ones by identity.
+ACTION_DICTS: dict[ActionTuple, SharedAction] = {
+    action: SharedAction(action)
     for action in [
         DRAW_ACTION,
         END_ACTION,
@@ -75,8 +98,8 @@ ACTION_DICTS: dict[ActionTuple, Action] = {
         ),
     ]
 }
-# Parsing's fast path for the dicts legal_actions gives: by their (action, card, suit, announce)
-# fields, the action tuple and the dict's number of fields.
+# Parsing's fast path for plain dicts shaped like those legal_actions gives (a request's JSON): by
+# their (action, card, suit, announce) fields, the action tuple and the dict's number of fields.
 _CANONICAL: dict[tuple[Any, ...], tuple[ActionTuple, int]] = {
     (d["action"], d.get("card"), d.get("suit"), d.get("announce")): (action, len(d))
     for action, d in ACTION_DICTS.items()
@@ -90,6 +113,8 @@ def action_dict(action: ActionTuple) -> Action:
 
 def parse_action(action: Any) -> ActionTuple:
     """The internal tuple of an API action; raises InvalidAction when it is malformed."""
+    if type(action) is SharedAction:
+        return action.move
     if type(action) is dict:
         fields = (
             action.get("action"),

@@ -268,11 +268,12 @@ class SheddingGame(DealState):
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self) -> list[Action]:
-        """Every action the seat to move may take now, in the API's JSON form."""
+        """Every action the seat to move may take now, in the API's JSON form: dicts built once and
+        shared by every call, so they refuse changes (:class:`~.actions.SharedAction`)."""
         if self.phase != PLAYING:
             return []
         dicts = ACTION_DICTS
-        return [dicts[a].copy() for a in self.legal_tuples()]
+        return [dicts[a] for a in self.legal_tuples()]
 
     def legal_tuples(self) -> list[ActionTuple]:
         legal = self.legal_cache
