@@ -41,21 +41,27 @@ class FeedEntry:
     data: dict[str, Any]
 
 
-def advance_write(
-    *,
-    match: Match,
-    read_version: int,
-    fields: Sequence[str],
-    events: Sequence[MatchEvent],
-    feed: Sequence[FeedEntry],
-) -> bool:
-    """Write ``fields`` of ``match`` if its row is still at ``read_version``, then its ``events``
-    and the ``feed`` entries; returns whether the row was at that version (if not, nothing is
-    written). Must run inside a transaction."""
+@dataclass(frozen=True)
+class Advance:
+    """A match's advance as written: ``fields`` of ``match`` (if its row is still at
+    ``read_version``), then its ``events`` and the ``feed`` entries."""
+
+    match: Match
+    read_version: int
+    fields: Sequence[str]
+    events: Sequence[MatchEvent]
+    feed: Sequence[FeedEntry]
+
+
+def advance_write(advance: Advance) -> bool:
+    """Write ``advance``; returns whether the match's row was at its read version (if not, nothing
+    is written). Must run inside a transaction."""
     write = _advance_in_one_statement if connection.vendor == "postgresql" else _advance_by_orm
-    written = write(match, read_version, fields, events, feed)
+    written = write(advance)
     if written:
-        notifier.notify_on_commit(match_ids=[match.pk], feed_user_ids={e.user_id for e in feed})
+        notifier.notify_on_commit(
+            match_ids=[advance.match.pk], feed_user_ids={e.user_id for e in advance.feed}
+        )
     return written
 
 
@@ -75,13 +81,8 @@ def feed_append(entries: Sequence[FeedEntry]) -> None:
 # --- PostgreSQL: one statement -------------------------------------------------------------------
 
 
-def _advance_in_one_statement(
-    match: Match,
-    read_version: int,
-    fields: Sequence[str],
-    events: Sequence[MatchEvent],
-    feed: Sequence[FeedEntry],
-) -> bool:
+def _advance_in_one_statement(advance: Advance) -> bool:
+    match, fields, events, feed = advance.match, advance.fields, advance.events, advance.feed
     assignments = ", ".join(f"{_column(Match, name)} = %s" for name in fields)
     now = timezone.now()
     for event in events:  # as bulk_create would have set it (the rows' ids stay unknown)
@@ -101,7 +102,7 @@ def _advance_in_one_statement(
         for e in events
     ]
     params: list[Any] = [_prepared(match, name) for name in fields]
-    params += [match.pk, read_version, now, json.dumps(rows)]
+    params += [match.pk, advance.read_version, now, json.dumps(rows)]
     if feed:
         feed_sql, feed_params = _feed_statement(feed, after_advance=True)
         sql += ",\n" + feed_sql
@@ -181,19 +182,14 @@ def _numbering(entries: Sequence[FeedEntry]) -> tuple[Counter[int], list[int]]:
 # --- any database: the ORM, a statement per table ------------------------------------------------
 
 
-def _advance_by_orm(
-    match: Match,
-    read_version: int,
-    fields: Sequence[str],
-    events: Sequence[MatchEvent],
-    feed: Sequence[FeedEntry],
-) -> bool:
-    updated = Match.objects.filter(pk=match.pk, version=read_version).update(
-        **{name: getattr(match, name) for name in fields}
+def _advance_by_orm(advance: Advance) -> bool:
+    match = advance.match
+    updated = Match.objects.filter(pk=match.pk, version=advance.read_version).update(
+        **{name: getattr(match, name) for name in advance.fields}
     )
     if updated:
-        MatchEvent.objects.bulk_create(events)
-        _feed_by_orm(feed)
+        MatchEvent.objects.bulk_create(advance.events)
+        _feed_by_orm(advance.feed)
     return bool(updated)
 
 

@@ -35,7 +35,7 @@ from games import bots, catalog, errors, signals
 from games.engine import protocol
 from games.engine.rng import seed_commitment
 from games.models import Challenge, Invitation, Match, MatchEvent, Player, Seat
-from games.recording import FeedEntry, advance_write, feed_append
+from games.recording import Advance, FeedEntry, advance_write, feed_append
 from games.replay import DEAL_END_EVENTS, turn_defaults
 from games.selectors import MatchInPlay, match_in_play, match_view
 from switchsite.tasks import publish_after_commit
@@ -713,13 +713,7 @@ def _advance(
             for s in seats
             if s.player_id is not None and not s.resigned
         ]
-    if not advance_write(
-        match=match,
-        read_version=read_version,
-        fields=_MATCH_FIELDS_ADVANCED,
-        events=records,
-        feed=feed,
-    ):
+    if not advance_write(Advance(match, read_version, _MATCH_FIELDS_ADVANCED, records, feed)):
         raise _MatchChanged
     for index, fields in change.seats.items():
         seat = seats[index]

@@ -10,7 +10,7 @@ from django.db import connection, transaction
 
 from games import recording, services
 from games.models import FeedEvent, Match, MatchEvent, Player
-from games.recording import FeedEntry
+from games.recording import Advance, FeedEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +67,7 @@ def test_an_advance_writes_the_match_its_events_and_numbered_feed_entries(write,
     read_version, events, feed = advance(match, first, second)
 
     with transaction.atomic():
-        assert write(match, read_version, FIELDS, events, feed) is True
+        assert write(Advance(match, read_version, FIELDS, events, feed)) is True
 
     stored = Match.objects.get(pk=match.pk)
     assert [getattr(stored, name) for name in FIELDS] == [getattr(match, name) for name in FIELDS]
@@ -94,7 +94,7 @@ def test_a_stale_version_writes_nothing(write, table):
     Match.objects.filter(pk=match.pk).update(version=read_version + 5)  # someone else moved
 
     with transaction.atomic():
-        assert write(match, read_version, FIELDS, events, feed) is False
+        assert write(Advance(match, read_version, FIELDS, events, feed)) is False
 
     assert Match.objects.get(pk=match.pk).version == read_version + 5
     assert not MatchEvent.objects.filter(match=match).exists()
