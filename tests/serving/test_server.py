@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+import urllib.request
 from typing import Any
 
 import aiohttp
 import pytest
+from django.conf import settings
+from django.db import connection
 
 from tests.serving.clients import (
     SseMessage,
@@ -185,3 +188,33 @@ def test_on_sigterm_open_streams_end_cleanly_and_long_polls_answer_at_once(
     assert exited_in < 5, f"the server took {exited_in:.1f} s to stop"
     assert all(messages[0].retry for messages in streamed)
     assert all(page["results"] == [] for page in pages)
+
+
+def test_ordinary_requests_keep_and_reuse_their_database_connections(server: Server, table: Table):
+    """Views that do not wait run on a fixed pool of threads that keep their connections
+    (``switchsite.asgi``): eighty requests leave a few connections open, the same ones after the
+    second forty. Served by Django's ASGI handler, each request had a new thread and connection."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT now()")
+        (started,) = cursor.fetchone()
+
+    def forty_requests() -> set[int]:
+        for _ in range(40):
+            request = urllib.request.Request(
+                f"{server.base_url}/api/v1/players/me/", headers=auth(table.tokens[0])
+            )
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                assert answer.status == 200
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                " AND backend_start >= %s AND pid <> pg_backend_pid()",
+                [started],
+            )
+            return {pid for (pid,) in cursor.fetchall()}
+
+    first = forty_requests()
+    second = forty_requests()
+
+    assert 1 <= len(first) <= 2 * settings.SYNC_REQUEST_THREADS  # two processes
+    assert second == first
