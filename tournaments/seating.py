@@ -60,9 +60,11 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
 from itertools import product
+from typing import Generic, TypeVar
 
-# Whatever identifies an entry (the service seats entries by id; the tests by name).
-Entry = Hashable
+# Whatever identifies an entry (the service seats entries by id; the tests by name): the same
+# type throughout one call, as in the scoring module.
+Entry = TypeVar("Entry", bound=Hashable)
 
 
 class SeatingError(ValueError):
@@ -110,7 +112,7 @@ class Layout:
 
 
 @dataclass(frozen=True)
-class RoundSeating:
+class RoundSeating(Generic[Entry]):
     """One round: each table lists its entries in seat order (seat 0 deals first)."""
 
     tables: tuple[tuple[Entry, ...], ...]
@@ -118,7 +120,7 @@ class RoundSeating:
 
 
 @dataclass(frozen=True)
-class SeatingHistory:
+class SeatingHistory(Generic[Entry]):
     """What the earlier rounds did: pair meetings, byes, and how often each entry held each seat."""
 
     meetings: Counter[frozenset[Entry]] = field(default_factory=Counter)
@@ -126,13 +128,13 @@ class SeatingHistory:
     seats: Counter[tuple[Entry, int]] = field(default_factory=Counter)
 
     @classmethod
-    def from_rounds(cls, rounds: Iterable[RoundSeating]) -> SeatingHistory:
+    def from_rounds(cls, rounds: Iterable[RoundSeating[Entry]]) -> SeatingHistory[Entry]:
         history = cls()
         for seating in rounds:
             history._record(seating)
         return history
 
-    def _record(self, seating: RoundSeating) -> None:
+    def _record(self, seating: RoundSeating[Entry]) -> None:
         for table in seating.tables:
             for seat, entry in enumerate(table):
                 self.seats[entry, seat] += 1
@@ -154,10 +156,10 @@ class RepeatReport:
 
 
 @dataclass(frozen=True)
-class Draw:
+class Draw(Generic[Entry]):
     """The seated rounds (the first is the one to play now) and their repeat report."""
 
-    rounds: tuple[RoundSeating, ...]
+    rounds: tuple[RoundSeating[Entry], ...]
     report: RepeatReport
     seed: int
 
@@ -228,11 +230,11 @@ def draw_round(
     *,
     mode: SeatingMode | str,
     bounds: TableBounds,
-    history: SeatingHistory,
+    history: SeatingHistory[Entry],
     seed: int,
     rounds_left: int = 1,
     bots: Collection[Entry] = (),
-) -> Draw:
+) -> Draw[Entry]:
     """Seat the next round (and, in ``balanced`` mode, plan the ``rounds_left`` rounds to come).
 
     ``entries`` are the active entries; in ``swiss`` mode they must be in standing order, leader
@@ -260,11 +262,11 @@ def draw_round(
 
 
 def review_round(
-    seating: RoundSeating,
+    seating: RoundSeating[Entry],
     *,
     entries: Sequence[Entry],
     bounds: TableBounds,
-    history: SeatingHistory,
+    history: SeatingHistory[Entry],
     bots: Collection[Entry] = (),
 ) -> RepeatReport:
     """Check an organiser-edited round and report its repeats.
@@ -300,7 +302,9 @@ def review_round(
     return repeat_report([seating], history)
 
 
-def repeat_report(rounds: Sequence[RoundSeating], history: SeatingHistory) -> RepeatReport:
+def repeat_report(
+    rounds: Sequence[RoundSeating[Entry]], history: SeatingHistory[Entry]
+) -> RepeatReport:
     """Repeats, search cost and unavoidable minimum of consecutive rounds after ``history``."""
     times_met = Counter(history.meetings)
     repeats = cost = 0
@@ -315,7 +319,9 @@ def repeat_report(rounds: Sequence[RoundSeating], history: SeatingHistory) -> Re
     return RepeatReport(repeats=repeats, lower_bound=repeat_lower_bound(rounds, history), cost=cost)
 
 
-def repeat_lower_bound(rounds: Sequence[RoundSeating], history: SeatingHistory) -> int:
+def repeat_lower_bound(
+    rounds: Sequence[RoundSeating[Entry]], history: SeatingHistory[Entry]
+) -> int:
     """The fewest repeats any seating with this layout could have (see the module docstring)."""
     field_entries = list(dict.fromkeys(entry for seating in rounds for entry in _seated(seating)))
     never_met = {
@@ -333,7 +339,7 @@ def repeat_lower_bound(rounds: Sequence[RoundSeating], history: SeatingHistory) 
     return max(0, meetings - unmet_pairs, math.ceil(forced / 2))
 
 
-def _seated(seating: RoundSeating) -> Iterable[Entry]:
+def _seated(seating: RoundSeating[Entry]) -> Iterable[Entry]:
     return (entry for table in seating.tables for entry in table)
 
 
@@ -390,7 +396,7 @@ def _cut(seated: Sequence[Entry], layout: Layout, bots: frozenset[Entry]) -> lis
 
 
 @dataclass(frozen=True)
-class _Grouping:
+class _Grouping(Generic[Entry]):
     """A round's tables before seat order is decided."""
 
     tables: list[list[Entry]]
@@ -403,7 +409,7 @@ def _plan_random(
     bye_counts: Counter[Entry],
     rng: random.Random,
     bots: frozenset[Entry],
-) -> _Grouping:
+) -> _Grouping[Entry]:
     byes = _pick_byes(entries, layout, bye_counts, rng, bots)
     seated = [entry for entry in entries if entry not in set(byes)]
     rng.shuffle(seated)
@@ -413,11 +419,11 @@ def _plan_random(
 def _plan_balanced(
     entries: Sequence[Entry],
     layout: Layout,
-    history: SeatingHistory,
+    history: SeatingHistory[Entry],
     rounds: int,
     rng: random.Random,
     bots: frozenset[Entry],
-) -> list[_Grouping]:
+) -> list[_Grouping[Entry]]:
     """All rounds at once: a random start, then the local search over the whole plan."""
     if rounds == 1:
         shuffled = _shuffled(entries, rng)
@@ -447,12 +453,12 @@ def _shuffled(entries: Sequence[Entry], rng: random.Random) -> list[Entry]:
 def _plan_one_round(
     standing_order: Sequence[Entry],
     layout: Layout,
-    history: SeatingHistory,
+    history: SeatingHistory[Entry],
     rng: random.Random,
     bots: frozenset[Entry],
     *,
     keep_order: bool = True,
-) -> _Grouping:
+) -> _Grouping[Entry]:
     """One round: tables cut in ``standing_order``, then the fewest repeats, then least displacement.
 
     Byes start with the lowest-standing of the entries due one, and the search may hand them to
@@ -472,7 +478,7 @@ def _plan_one_round(
     return search.best_plan()[0]
 
 
-class _Search:
+class _Search(Generic[Entry]):
     """Local search over swaps of two entries between tables of the same round.
 
     Simulated annealing first (it finds the 16-players-tables-of-4 schedule in hundredths of a
@@ -495,7 +501,7 @@ class _Search:
     def __init__(
         self,
         entries: Sequence[Entry],
-        history: SeatingHistory,
+        history: SeatingHistory[Entry],
         rng: random.Random,
         bots: frozenset[Entry],
     ):
@@ -612,7 +618,7 @@ class _Search:
                 distance += sum(self._distance(player, number) for player in table)
         return repeat_cost + distance
 
-    def best_plan(self, good_enough: float = 0) -> list[_Grouping]:
+    def best_plan(self, good_enough: float = 0) -> list[_Grouping[Entry]]:
         """The best plan found; the search stops early at a cost of ``good_enough`` or less."""
         movable = [
             number
@@ -715,7 +721,7 @@ class _Search:
     def _snapshot(self) -> list[list[list[int]]]:
         return [[list(table) for table in tables] for tables in self.rounds]
 
-    def _groupings(self, rounds: list[list[list[int]]]) -> list[_Grouping]:
+    def _groupings(self, rounds: list[list[list[int]]]) -> list[_Grouping[Entry]]:
         return [
             _Grouping(
                 tables=[[self.entries[p] for p in table] for table in tables[:-1]],
@@ -726,8 +732,8 @@ class _Search:
 
 
 def _assign_seats(
-    groups: Sequence[_Grouping], history: SeatingHistory, rng: random.Random
-) -> tuple[RoundSeating, ...]:
+    groups: Sequence[_Grouping[Entry]], history: SeatingHistory[Entry], rng: random.Random
+) -> tuple[RoundSeating[Entry], ...]:
     """Seat order per table, round after round: each seat to whoever held it least often."""
     seat_counts = Counter(history.seats)
     rounds = []

@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, cast
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -321,24 +321,23 @@ def _draft(tournament: Tournament) -> Round:
 
 
 def _seating_write(
-    drafted: Round, seated: seating.RoundSeating, report: seating.RepeatReport
+    drafted: Round, seated: seating.RoundSeating[int], report: seating.RepeatReport
 ) -> None:
     tables = Table.objects.bulk_create(
         Table(round=drafted, number=number) for number in range(1, len(seated.tables) + 1)
     )
-    # The service seats entries by id.
     TableSeat.objects.bulk_create(
-        TableSeat(round=drafted, table=table, seat=seat, entry_id=cast(int, entry))
+        TableSeat(round=drafted, table=table, seat=seat, entry_id=entry)
         for table, members in zip(tables, seated.tables, strict=True)
         for seat, entry in enumerate(members)
     )
-    Bye.objects.bulk_create(Bye(round=drafted, entry_id=cast(int, entry)) for entry in seated.byes)
+    Bye.objects.bulk_create(Bye(round=drafted, entry_id=entry) for entry in seated.byes)
     drafted.repeats, drafted.repeat_lower_bound = report.repeats, report.lower_bound
     drafted.save(update_fields=["repeats", "repeat_lower_bound"])
 
 
 def _reviewed(
-    tournament: Tournament, number: int, proposed: seating.RoundSeating
+    tournament: Tournament, number: int, proposed: seating.RoundSeating[int]
 ) -> seating.RepeatReport:
     try:
         return seating.review_round(
@@ -776,7 +775,7 @@ def _bounds(tournament: Tournament) -> seating.TableBounds:
     return seating.TableBounds(low, high, preferred=tournament.table_size)
 
 
-def _history(tournament: Tournament) -> seating.SeatingHistory:
+def _history(tournament: Tournament) -> seating.SeatingHistory[int]:
     """The published rounds as the seating module sees them."""
     played = Round.PLAYED
     tables: defaultdict[int, defaultdict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
