@@ -72,17 +72,29 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         await waiting_application(scope, receive, send)
 
 
-@functools.lru_cache(maxsize=65536)
 def waits(path: str) -> bool:
     """Whether ``path`` is served by an async view — the ones that wait. Tried as given, then with
-    a trailing slash, as :class:`switchsite.middleware.OptionalTrailingSlash` serves it. Cached:
-    resolving costs more than the rest of the choice, and clients ask the same paths again."""
+    a trailing slash, as :class:`switchsite.middleware.OptionalTrailingSlash` serves it. Resolving
+    costs more than the rest of the choice and clients ask the same paths again, so the answers for
+    paths of ordinary length are kept (a bounded cache: long made-up paths cannot fill memory)."""
+    if len(path) > CACHED_PATH_LENGTH:
+        return _resolves_to_async_view(path)
+    return _cached_resolves_to_async_view(path)
+
+
+CACHED_PATH_LENGTH = 200
+
+
+def _resolves_to_async_view(path: str) -> bool:
     for candidate in (path,) if path.endswith("/") else (path, path + "/"):
         try:
             return iscoroutinefunction(resolve(candidate).func)
         except Resolver404:
             continue
     return False
+
+
+_cached_resolves_to_async_view = functools.lru_cache(maxsize=4096)(_resolves_to_async_view)
 
 
 async def _lifespan(receive: Receive, send: Send) -> None:

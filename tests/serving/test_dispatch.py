@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from switchsite import asgi
 from switchsite.asgi import waits
 
 
@@ -27,3 +28,12 @@ def test_long_polls_and_streams_wait(path):
 )
 def test_everything_else_runs_on_the_thread_pool(path):
     assert not waits(path)
+
+
+def test_long_made_up_paths_are_answered_but_not_kept():
+    kept = asgi._cached_resolves_to_async_view.cache_info().currsize
+
+    for n in range(50):
+        assert not waits(f"/api/v1/players/{'x' * 300}{n}/")
+
+    assert asgi._cached_resolves_to_async_view.cache_info().currsize == kept
