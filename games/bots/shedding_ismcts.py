@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from games.bots import shedding_heuristic as heuristic
 from games.bots.shedding_beliefs import deal_hidden, hand_slots, unseen_cards
 from games.engine.cards import CARD_IDS, RANK_OF, SUIT_OF
+from games.engine.rng import DealRng
 from games.engine.rulesets import Rules
 from games.engine.scoring import CARD_POINTS
 from games.engine.shedding import (
@@ -202,11 +203,24 @@ class Determiniser:
         self.own = [CARD_IDS[code] for code in view["you"]["hand"]]
         self.slots = hand_slots(view, rules)
         self.unseen = unseen_cards(view, rules)
+        self.template: SheddingGame | None = None
 
     def deal(self, rng: random.Random) -> SheddingGame:
+        """A game with the hidden cards dealt. The first is rebuilt from the view, which checks
+        that the cards fit; later ones copy it with other cards (the same counts, already checked),
+        which costs a fraction of a rebuild."""
         hands, stock = deal_hidden(self.slots, self.unseen, rng)
         hands[self.seat] = list(self.own)
-        return SheddingGame.from_view(self.view, self.rules, hands, stock, rng.randbytes(8))
+        if self.template is None:
+            self.template = SheddingGame.from_view(
+                self.view, self.rules, hands, stock, rng.randbytes(8)
+            )
+            return self.template.copy()
+        game = self.template.copy()
+        game.hands = hands
+        game.stock = stock
+        game.rng = DealRng(rng.randbytes(8))
+        return game
 
 
 def search(
