@@ -12,17 +12,20 @@ which picks the real heuristic's move at 96 % of its choices). The heuristic's o
 errors of the paired differences: the search improves on the heuristic, one move deep, rather
 than replacing it. A finished deal gives 1 to its winner (``one_left``: a share by place).
 
-Trials (2026-11-22). Games are too noisy to choose settings with, so decisions were scored
-instead: 592 positions of four-player heuristic games (seeds 5000–5039), every legal move valued
-by 40 continuations with the heuristic in every seat (the true hands, the stock shuffled, the same
-shuffles for every move), and a setting scored by the mean gain, in win chance, of its move over
-the heuristic's (standard error in brackets): the UCB tree search this replaced (500 iterations,
-opponents modelled, 15-action play-outs then hand sizes) +0.50 pp (0.44); this search, 2000
-play-outs, margin 0 +0.66 (0.45), margin 1 +0.90 (0.36), margin 2 +0.80 (0.31); play-outs cut after
-15 actions and scored by hand sizes, 2000, margin 1, +0.79 (0.39) at 0.15 CPU s a move; cut after
-20, 5000, +0.94 (0.41). The differences are within the noise; play-outs to the end need no leaf
-guess. In games (seeds 0–14, 60 four-player games, the tested bot in each seat): 16 won, where the
-heuristic in the same seats won 15; heads-up (seeds 0–49, 100 games) 69 won, the tree search 71.
+Trials (2026-11-22). Games are too noisy to choose settings with, so decisions were scored instead
+(``python -m benchmarks.bot_decisions``): 592 positions of four-player heuristic games (seeds
+5000–5039), every legal move valued by 40 continuations with the heuristic in every seat (the true
+hands, the stock shuffled, the same shuffles for every move), and a setting scored by the mean
+gain, in win chance, of its move over the heuristic's (standard error in brackets): the UCB tree
+search this replaced (500 iterations, opponents modelled, 15-action play-outs then hand sizes)
++0.50 pp (0.44); this search, 2000 play-outs, margin 0 +0.66 (0.45), margin 1 +0.90 (0.36), margin
+2 +0.80 (0.31); play-outs cut after 15 actions and scored by hand sizes, 2000, margin 1, +0.79
+(0.39) at 0.15 CPU s a move; cut after 20, 5000, +0.94 (0.41). The differences are within the
+noise; play-outs to the end need no leaf guess. In games (seeds 0–14, 60 four-player games, the
+tested bot in each seat): 16 won, where the heuristic in the same seats won 15; heads-up (seeds
+0–49, 100 games) 69 won, the tree search 71. The 200 games of the README (seeds from 1000): 27.0 %
+at four players (21.3–33.5 %; the heuristic in the same seats 25.0 %), 65.0 % heads-up
+(58.2–71.3 %).
 
 The budget is a number of play-outs, so a seed reproduces a move and a loaded machine makes the
 bot slower, not weaker; the time cap only guards against a pathological position or machine (a
