@@ -8,7 +8,7 @@ winner is the player who goes out (or the best hand of a blocked deal). Random p
 draws can go on for very long, so a game is cut at ``MAX_ACTIONS`` and counted as a draw — not a
 win — and the number cut is printed. An equal bot wins 50 % heads-up and 25 % at four.
 
-The ISMCTS bot searches a fixed number of iterations a move (the registered bot's by default,
+The ISMCTS bot searches a fixed number of play-outs a move (the registered bot's by default,
 ``--ismcts-iterations`` to change it) with no time cap, so a run is reproducible whatever the
 machine's load; the CPU seconds it spent per searched move are printed beside its results.
 """
@@ -28,8 +28,7 @@ from benchmarks.bot_strength_abbott import wilson_interval
 from games.bots import STRATEGIES, Strategy, Table
 from games.bots.shedding_ismcts import (
     DEFAULT_ITERATIONS,
-    EXPLORATION,
-    MODEL_OPPONENTS,
+    MARGIN,
     PLAYOUT_ACTIONS,
     make_ismcts_bot,
 )
@@ -48,17 +47,15 @@ MATCHUPS = {  # name: (tested, opponent, players)
 @dataclass(frozen=True)
 class IsmctsSettings:
     iterations: int = DEFAULT_ITERATIONS
-    exploration: float = EXPLORATION
     playout_actions: int = PLAYOUT_ACTIONS
-    model_opponents: bool = MODEL_OPPONENTS
+    margin: float = MARGIN
 
     def bot(self) -> Strategy:
         return make_ismcts_bot(
             iterations=self.iterations,
             time_cap=None,
-            exploration=self.exploration,
             playout_actions=self.playout_actions,
-            model_opponents=self.model_opponents,
+            margin=self.margin,
         )
 
 
@@ -165,20 +162,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--ismcts-seeds", type=int, help="seeds for the ISMCTS matchups")
     parser.add_argument("--first-seed", type=int, default=0, help="the first seed of every matchup")
     parser.add_argument("--ismcts-iterations", type=int, default=DEFAULT_ITERATIONS)
-    parser.add_argument("--exploration", type=float, default=EXPLORATION)
     parser.add_argument("--playout-actions", type=int, default=PLAYOUT_ACTIONS)
-    parser.add_argument("--opponents-in-tree", action="store_true", help="no opponent model")
+    parser.add_argument("--margin", type=float, default=MARGIN)
     parser.add_argument("--processes", type=int, default=1, help="games played side by side")
     parser.add_argument("--progress", type=int, default=0, help="print the tally every N games")
     args = parser.parse_args(argv)
     seeds = args.seeds or (50 if args.quick else 500)
     ismcts_seeds = args.ismcts_seeds or (2 if args.quick else 100)
-    ismcts = IsmctsSettings(
-        args.ismcts_iterations,
-        args.exploration,
-        args.playout_actions,
-        MODEL_OPPONENTS and not args.opponents_in_tree,
-    )
+    ismcts = IsmctsSettings(args.ismcts_iterations, args.playout_actions, args.margin)
     print(f"ismcts: {ismcts}", flush=True)
     for name in args.only or MATCHUPS:
         tested, opponent, players = MATCHUPS[name]

@@ -94,7 +94,12 @@ def choose(view: Mapping[str, Any], table: Table, rng: random.Random) -> dict[st
     moves = view["legal_moves"]
     if len(moves) == 1:
         return dict(moves[0])
-    rules = rules_for(table)
+    return best_move(view, rules_for(table), rng)
+
+
+def best_move(view: Mapping[str, Any], rules: Rules, rng: random.Random) -> dict[str, Any]:
+    """:func:`choose` for compiled rules (the search bot's default move)."""
+    moves = view["legal_moves"]
     power = rules.power
     answers = answer_cards(rules)
     seat = view["you"]["seat"]

@@ -4,6 +4,7 @@ in hand-built positions, and ISMCTS sees only what its seat sees and keeps to it
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -149,6 +150,16 @@ def test_the_registered_ismcts_bot_searches_a_fixed_number_of_iterations() -> No
     view = game.view(game.to_move)
     table = table_of(game)
     assert bot(view, table, random.Random(3)) == bot(view, table, random.Random(3))
+
+
+def test_ismcts_falls_back_on_the_heuristic() -> None:
+    """The search only overrules the heuristic's move by a margin: with an infinite one, it plays
+    the heuristic's move (drawn with the same random numbers)."""
+    bot = make_ismcts_bot(iterations=20, time_cap=None, margin=math.inf)
+    for game in random_positions("switch", 4, None, seed=6, every=3):
+        view = game.view(game.to_move)
+        table = table_of(game)
+        assert bot(view, table, random.Random(2)) == HEURISTIC(view, table, random.Random(2))
 
 
 def heuristic_move(hands: list[list[str]], starter: str, ruleset: str = "switch") -> dict[str, Any]:
