@@ -7,7 +7,9 @@ INSTALLED := $(VENV)/.installed
 # The web tier's address and processes (`make serve`); the environment may set each of them.
 HOST ?= 127.0.0.1
 PORT ?= 8000
-WEB_CONCURRENCY ?= $(shell nproc 2>/dev/null || echo 2)
+# Two processes per core: each then holds half as many open streams, and a full garbage collection,
+# which stops its whole process, lasts half as long (README: "Streams and long polls at scale").
+WEB_CONCURRENCY ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
 # One level for every log of the service — Django's, uvicorn's (at WARNING and above uvicorn writes
 # no access log line per request) and Celery's.
 LOG_LEVEL ?= INFO

@@ -1,6 +1,6 @@
 """Moves under load against the production shape, beside the floor of an authenticated read.
 
-    python -m benchmarks.move_load [--clients 32] [--seconds 15] [--rounds 2] [--workers 2]
+    python -m benchmarks.move_load [--clients 32] [--seconds 15] [--rounds 2] [--workers N]
 
 It starts its own PostgreSQL, Redis and ``make serve`` (:mod:`benchmarks.shape`), makes the players
 with the ORM, and then, from one asyncio process, runs ``--clients`` concurrent clients in two
@@ -140,7 +140,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--workers", type=int, default=2, help="WEB_CONCURRENCY of make serve")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=shape.DEFAULT_WEB_PROCESSES,
+        help="WEB_CONCURRENCY of make serve (default: make serve's own, two per core)",
+    )
     args = parser.parse_args()
 
     logs = Path(tempfile.mkdtemp(prefix="switch-move-load-"))

@@ -206,6 +206,10 @@ def migrate(env: Mapping[str, str]) -> None:
     )
 
 
+# make serve's default WEB_CONCURRENCY (the Makefile says why).
+DEFAULT_WEB_PROCESSES = 2 * (os.cpu_count() or 1)
+
+
 def web(env: Mapping[str, str], logs: Path, workers: int) -> tuple[Process, str]:
     """``make serve`` with ``workers`` uvicorn processes on a free port; returns it and its URL."""
     port = free_port()

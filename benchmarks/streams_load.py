@@ -368,7 +368,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--matches", type=int, default=10)
     parser.add_argument("--moves-per-second", type=float, default=5)
-    parser.add_argument("--workers", type=int, default=2, help="WEB_CONCURRENCY of make serve")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=shape.DEFAULT_WEB_PROCESSES,
+        help="WEB_CONCURRENCY of make serve (default: make serve's own, two per core)",
+    )
     parser.add_argument("--open-concurrency", type=int, default=50, help="streams opening at once")
     parser.add_argument("--base-url", help="a server already running on the same database")
     args = parser.parse_args()
