@@ -37,6 +37,18 @@ def test_matching_by_suit_or_rank_and_a_clear_refusal() -> None:
     assert game.to_dict() == before
 
 
+def test_history_entries_are_shared_between_views_and_refuse_changes() -> None:
+    """Every view renders the deal's whole public log from entries built once per process: a view
+    that changed one would change every later view, so they refuse changes."""
+    game = layout_game("switch", [["7H", "9D", "JS"], ["5D", "6D"]], "9S")
+    first, second = game.view(0)["history"], game.view(1)["history"]
+    assert first == [{"type": "starter", "card": "9S"}]
+    assert first[0] is second[0]
+    with pytest.raises(TypeError, match="shared"):
+        first[0]["card"] = "2C"
+    assert json.loads(json.dumps(first)) == [{"type": "starter", "card": "9S"}]
+
+
 def test_legal_actions_are_shared_read_only_and_copy_into_plain_dicts() -> None:
     """Every legal_actions() hands out the same action objects: they refuse changes, and apply takes
     them, or a copy of one, alike."""

@@ -26,10 +26,31 @@ SUIT_IDS: dict[str, int] = {letter: suit for suit, letter in enumerate(SUITS)}
 _ACTION_FIELDS = frozenset({"action", "card", "suit", "announce", "expected_version"})
 
 
-class SharedAction(dict[str, Any]):
-    """A legal action in the API's JSON shape, built once and handed out by every
-    ``legal_actions()``, so it refuses to be changed (``dict(action)`` is a copy that may be). It
-    carries its tuple, ``move``, so that ``apply`` takes it back without parsing it."""
+class SharedDict(dict[str, Any]):
+    """A dict in the API's JSON shape built once and handed to every caller (a legal action, an
+    entry of the public log), so it refuses to be changed (``dict(shared)`` is a copy that may
+    be). Copying returns it; pickle and JSON see the plain dict it reads as."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(f"{type(self).__name__} is shared: change a copy, dict(...)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+
+    def __copy__(self) -> Self:
+        return self  # it never changes
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        return dict, (dict(self),)
+
+
+class SharedAction(SharedDict):
+    """A legal action, handed out by every ``legal_actions()``; it carries its tuple, ``move``,
+    so that ``apply`` takes it back without parsing it."""
 
     __slots__ = ("move",)
 
@@ -47,20 +68,6 @@ class SharedAction(dict[str, Any]):
                 fields["announce"] = "last_card"
         super().__init__(fields)
         self.move = move
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("legal actions are shared: change a copy, dict(action)")
-
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
-
-    def __copy__(self) -> Self:
-        return self  # it never changes
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
-        return self
-
-    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
-        return dict, (dict(self),)  # pickled as the plain dict it reads as
 
 
 # The plays of each card, canonical tuples: PLAY_VARIANTS[names a suit][announcing][card] (a variant

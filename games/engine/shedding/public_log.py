@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engine.cards import CARD_CODES, CARD_IDS, SUITS
-from games.engine.shedding.actions import SUIT_IDS
+from games.engine.shedding.actions import SUIT_IDS, SharedDict
 
 _TYPES = ("starter", "play", "draw", "end_turn", "skip", "reshuffle")
 _STARTER, _PLAYED, _DREW, _ENDED, _SKIPPED, _RESHUFFLED = range(len(_TYPES))
@@ -61,8 +61,12 @@ def log_reshuffle(count: int) -> int:
 
 
 @functools.cache  # a few thousand distinct entries; every view renders the deal's whole log
-def history_entry(entry: int) -> dict[str, Any]:
-    """The view's form of one entry of the public log (shared between views: read-only)."""
+def history_entry(entry: int) -> SharedDict:
+    """The view's form of one entry of the public log, shared between views."""
+    return SharedDict(_history_fields(entry))
+
+
+def _history_fields(entry: int) -> dict[str, Any]:
     kind, seat, details = entry & 7, entry >> 3 & 15, entry >> 7
     name = _TYPES[kind]
     if kind == _PLAYED:
