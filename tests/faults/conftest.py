@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -17,7 +15,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from benchmarks.shape import PrivateRedis
+from benchmarks.shape import PrivateRedis, Process
 from switchsite.celery import app as celery_app
 from tests.api import conftest as api
 from tests.conftest import IN_CI
@@ -64,50 +62,31 @@ def database_url() -> str:
     return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
-class Worker:
-    """``celery worker`` with its beat (the sweep every second) in a subprocess."""
-
-    def __init__(self, broker_url: str, directory: Path, name: str) -> None:
-        self.log = directory / f"{name}.log"
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "switchsite.settings",
-            "DATABASE_URL": database_url(),
-            "CELERY_BROKER_URL": broker_url,
-            "SECRET_KEY": "fault-tests-only",
-            "SWEEP_INTERVAL_SECONDS": "1",
-            "SWEEP_STALL_SECONDS": "2",
-            "PYTHONPATH": str(REPO),
-        }
-        command = [sys.executable, "-m", "celery", "-A", "switchsite", "worker", "--beat"]
-        command += ["--pool", "solo", "--loglevel", "INFO", "--hostname", f"{name}@%h"]
-        command += ["--schedule", str(directory / f"{name}-beat-schedule")]
-        with self.log.open("wb") as log:
-            self.process = subprocess.Popen(command, env=env, cwd=REPO, stdout=log, stderr=log)
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def kill(self) -> None:
-        """``kill -9``: no goodbye, no acknowledgements, nothing handed back."""
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.alive():
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
+def celery_worker(broker_url: str, directory: Path, name: str) -> Process:
+    """``celery worker`` with its beat (the sweep every second), in a process group of its own: a
+    ``kill -9`` then takes the beat child along too (killing only the worker left it running)."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "switchsite.settings",
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": broker_url,
+        "SECRET_KEY": "fault-tests-only",
+        "SWEEP_INTERVAL_SECONDS": "1",
+        "SWEEP_STALL_SECONDS": "2",
+        "PYTHONPATH": str(REPO),
+    }
+    command = [sys.executable, "-m", "celery", "-A", "switchsite", "worker", "--beat"]
+    command += ["--pool", "solo", "--loglevel", "INFO", "--hostname", f"{name}@%h"]
+    command += ["--schedule", str(directory / f"{name}-beat-schedule")]
+    return Process(name, command, env, directory)
 
 
 @pytest.fixture
-def start_worker(tmp_path: Path) -> Iterator[Callable[[str, str], Worker]]:
-    workers: list[Worker] = []
+def start_worker(tmp_path: Path) -> Iterator[Callable[[str, str], Process]]:
+    workers: list[Process] = []
 
-    def start(broker_url: str, name: str) -> Worker:
-        worker = Worker(broker_url, tmp_path, name)
+    def start(broker_url: str, name: str) -> Process:
+        worker = celery_worker(broker_url, tmp_path, name)
         workers.append(worker)
         return worker
 
