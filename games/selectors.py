@@ -18,6 +18,7 @@ from games import catalog, errors
 from games.engine.protocol import Event, GameState
 from games.engine.rng import seed_commitment
 from games.models import Challenge, FeedEvent, Invitation, Match, MatchEvent, Player, Seat
+from switchsite.compiled import CompiledQuery
 
 REVEALED_STATUSES = frozenset({Match.Status.FINISHED, Match.Status.ABANDONED})
 
@@ -52,13 +53,19 @@ def match_get(*, match_id: int) -> Match:
         raise errors.MatchNotFound(f"There is no match {match_id}.") from None
 
 
-def match_in_play(*, match_id: int) -> MatchInPlay:
-    """The match with its seats, players and loaded game, in one query."""
-    seats = list(
+_seats_with_match = CompiledQuery(
+    lambda match_id: (
         Seat.objects.filter(match_id=match_id)
         .select_related("match__created_by", "player")
         .order_by("index")
     )
+)
+
+
+def match_in_play(*, match_id: int) -> MatchInPlay:
+    """The match with its seats, players and loaded game, in one query (compiled once: every view
+    and every move starts here)."""
+    seats = _seats_with_match(match_id)
     if not seats:
         raise errors.MatchNotFound(f"There is no match {match_id}.")
     match = seats[0].match
