@@ -17,7 +17,6 @@ rows (``tests/services/test_recording.py``).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from django.utils import timezone
 
 from games import notifier
 from games.models import FeedEvent, Match, MatchEvent, Player
+from switchsite.encoding import json_text
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def _advance_in_one_statement(advance: Advance) -> bool:
         for e in events
     ]
     params: list[Any] = [_prepared(match, name) for name in fields]
-    params += [match.pk, advance.read_version, now, json.dumps(rows)]
+    params += [match.pk, advance.read_version, now, json_text(rows)]
     if feed:
         feed_sql, feed_params = _feed_statement(feed, after_advance=True)
         sql += ",\n" + feed_sql
@@ -143,7 +143,7 @@ def _feed_statement(entries: Sequence[FeedEntry], *, after_advance: bool) -> tup
         }
         for entry, after in zip(entries, behind, strict=True)
     ]
-    return sql, [json.dumps(counts), timezone.now(), json.dumps(rows)]
+    return sql, [json_text(counts), timezone.now(), json_text(rows)]
 
 
 def _column(model: type[Model], name: str) -> str:

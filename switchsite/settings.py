@@ -10,6 +10,8 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from switchsite.encoding import JSON_OPTIONS
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -196,6 +198,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Answers are JSON through orjson (drf-orjson-renderer); the browsable API stays for people.
+    "DEFAULT_RENDERER_CLASSES": [
+        "drf_orjson_renderer.renderers.ORJSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "ORJSON_RENDERER_OPTIONS": (JSON_OPTIONS,),
     # Request bodies are JSON only (and the schema says so).
     "DEFAULT_PARSER_CLASSES": ["switchsite.api.parsing.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
@@ -26,6 +25,7 @@ from switchsite.api.pagination import ListPagination
 from switchsite.api.parsing import parsed
 from switchsite.api.schema import IDEMPOTENCY_KEY, problems
 from switchsite.asyncdb import run_sync
+from switchsite.encoding import json_bytes
 from switchsite.requests import AuthenticatedRequest
 
 LAST_EVENT_ID = OpenApiParameter(
@@ -294,7 +294,7 @@ class EventStreamRenderer(BaseRenderer):
     def render(
         self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
     ) -> bytes:
-        return json.dumps(data).encode()
+        return json_bytes(data)
 
 
 class EventStreamNegotiation(DefaultContentNegotiation):

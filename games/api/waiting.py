@@ -9,7 +9,6 @@ their cursor, so a spurious or repeated wake-up costs one read and sends nothing
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -20,6 +19,7 @@ from django.db import DatabaseError
 
 from games import notifier
 from switchsite.asyncdb import release_request_thread, run_sync
+from switchsite.encoding import json_text
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ async def long_poll(
 
 
 def sse_message(event: dict[str, Any]) -> str:
-    return f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
+    return f"id: {event['seq']}\nevent: {event['type']}\ndata: {json_text(event)}\n\n"
 
 
 async def event_stream(

@@ -43,7 +43,8 @@ def table():
 
 def advance(match: Match, first, second):
     """The match one version on, two events (one private) and three feed entries, two of them for
-    the same player, whose numbers must follow each other in order."""
+    the same player, whose numbers must follow each other in order; one keyed by seat numbers,
+    which JSON writes as strings."""
     read_version = match.version
     match.version += 1
     match.state = {"quote": 'a "b" \\ c', "accent": "é", "nested": [1, None, {"x": True}]}
@@ -56,7 +57,7 @@ def advance(match: Match, first, second):
     feed = [
         FeedEntry(first.pk, "your_turn", match.pk, {"seat": 0}),
         FeedEntry(second.pk, "match_end", match.pk, {"result": None}),
-        FeedEntry(first.pk, "match_end", match.pk, {"result": None}),
+        FeedEntry(first.pk, "match_end", match.pk, {"result": {"totals": {0: 60, 1: 0}}}),
     ]
     return read_version, events, feed
 
@@ -80,7 +81,7 @@ def test_an_advance_writes_the_match_its_events_and_numbered_feed_entries(write,
         .values_list("player__user__username", "seq", "type", "data")
     ) == [
         ("first", 11, "your_turn", {"match": match.pk, "seat": 0}),
-        ("first", 12, "match_end", {"match": match.pk, "result": None}),
+        ("first", 12, "match_end", {"match": match.pk, "result": {"totals": {"0": 60, "1": 0}}}),
         ("second", 11, "match_end", {"match": match.pk, "result": None}),
     ]
     assert Player.objects.get(user=first).feed_seq == 12

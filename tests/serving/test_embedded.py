@@ -5,6 +5,7 @@ so does the periodic sweep (a turn clock that runs out is enforced)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import aiohttp
@@ -95,4 +96,4 @@ async def play_against_a_bot_while_streaming(base_url: str) -> None:
         async with asyncio.timeout(20):
             await session.post(f"/api/v1/matches/{clocked_id}/start/", headers=auth(token))
             timeout = await next_event(clocked_log, "timeout")
-        assert '"strikes": 1' in timeout.data
+        assert json.loads(timeout.data)["data"] == {"strikes": 1}

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_orjson_renderer.renderers import ORJSONRenderer
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -183,20 +184,20 @@ class StandingsCSVRenderer(BaseRenderer):
         self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
     ) -> bytes:
         if isinstance(data, dict) and "code" in data:
-            return JSONRenderer().render(data)
+            return ORJSONRenderer().render(data)
         return data.encode()
 
 
 class TournamentStandingsView(APIView):
-    renderer_classes = (JSONRenderer, StandingsCSVRenderer)
+    renderer_classes = (ORJSONRenderer, StandingsCSVRenderer)
 
     # DRF calls ``options`` with its own Request; its stubs narrow Django's signature the same way.
     def options(  # type: ignore[override]
         self, request: Request, *args: Any, **kwargs: Any
     ) -> Response:
         """OPTIONS describes the endpoint in JSON, even when ``?format=csv`` asks for CSV."""
-        request.accepted_renderer = JSONRenderer()
-        request.accepted_media_type = JSONRenderer.media_type
+        request.accepted_renderer = ORJSONRenderer()
+        request.accepted_media_type = ORJSONRenderer.media_type
         return super().options(request, *args, **kwargs)
 
     @extend_schema(
