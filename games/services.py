@@ -132,6 +132,7 @@ def tokens_revoke(*, user: User) -> None:
 def player_profile(*, user: User) -> Player:
     """The user's game profile, created on first use (for users made in the admin)."""
     player, _ = Player.objects.get_or_create(user=user)
+    player.user = user  # the caller's own object: else reading it back would cost a query
     return player
 
 

@@ -45,6 +45,13 @@ def mover(match: int, *clients: Client) -> Client:
     raise AssertionError("nobody is to move")
 
 
+def test_the_callers_profile_costs_three_statements_token_profile_and_counts(alice):
+    with CaptureQueriesContext(connection) as queries:
+        assert alice.get("/api/v1/players/me/").json()["username"] == "alice"
+
+    assert len(statements(queries)) == 3, statements(queries)
+
+
 def test_a_view_costs_two_statements_token_and_match(alice, bob):
     match = heads_up(alice, bob)
 
