@@ -132,6 +132,11 @@ class PrivatePostgres:
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
 
+    def pids(self) -> list[int]:
+        """The postmaster and its children (the backends, one per connection, and the helpers)."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        return [postmaster, *children(postmaster)]
+
     def _run(self, program: str, *args: str) -> None:
         command = [str(self.bin / program), *args]
         if os.geteuid() == 0:
@@ -236,6 +241,16 @@ def beat(env: Mapping[str, str], logs: Path) -> Process:
 
 
 def process_group(pgid: int) -> list[int]:
+    return _processes_where(2, pgid)
+
+
+def children(pid: int) -> list[int]:
+    return _processes_where(1, pid)
+
+
+def _processes_where(stat_field: int, value: int) -> list[int]:
+    """The processes whose ``stat_field``-th field after the name (1: parent, 2: process group)
+    in ``/proc/<pid>/stat`` is ``value``."""
     pids = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -243,7 +258,7 @@ def process_group(pgid: int) -> list[int]:
                 stat = (entry / "stat").read_text()
             except OSError:
                 continue
-            if int(stat.rsplit(")", 1)[1].split()[2]) == pgid:
+            if int(stat.rsplit(")", 1)[1].split()[stat_field]) == value:
                 pids.append(int(entry.name))
     return pids
 
