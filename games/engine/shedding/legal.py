@@ -24,32 +24,43 @@ def compute_legal(state: DealState, forms: ActionForms[Form]) -> list[Form]:
     in the form of ``forms`` (the engine's tuples or the API's dicts)."""
     hand = state.hands[state.current]
     rules = state.rules
+    # The cards that may be played, and the action that closes the list whatever they are (None:
+    # a draw, only when no card may be played).
+    closing: Form | None
     if state.played == 0 and not (state.pending_draw or state.pending_skip or state.drawn >= 0):
         # A turn's first card, or a draw (docs/rules.md §2 Matching and Drawing).
         playable = rules.playable_on[RANK_OF[state.discard[-1]]][state.active_suit]
-        plays = _plays(state, forms, playable.intersection(hand), len(hand))
-        if not plays or (rules.may_draw_voluntarily and len(state.stock) + len(state.discard) > 1):
-            plays.append(forms.draw)
-        return plays
-    power = rules.power
-    held = set(hand)
-    if state.must_cover:
-        plays = _plays(state, forms, held, len(hand))
-        return plays or [forms.draw]
-    if state.played == 0 and state.pending_draw:
-        chain = power[state.pending_card]
+        candidates: Set[int] = playable.intersection(hand)
+        voluntary = rules.may_draw_voluntarily and len(state.stock) + len(state.discard) > 1
+        closing = forms.draw if voluntary else None
+    elif state.must_cover:
+        candidates, closing = set(hand), None
+    elif state.played == 0 and state.pending_draw:
+        chain = rules.power[state.pending_card]
         assert chain is not None
-        candidates = {c for c in held if c in chain.stacked_by or c in chain.cancelled_by}
-        last = forms.draw
+        candidates, closing = chain.answered_by.intersection(hand), forms.draw
     elif state.played == 0 and state.pending_skip:
-        chain = power[state.pending_skip_card]
-        candidates, last = {c for c in held if power[c] is chain}, forms.end
+        chain = rules.power[state.pending_skip_card]
+        candidates = {c for c in hand if rules.power[c] is chain}
+        closing = forms.end
     elif state.drawn >= 0:
-        candidates, last = {state.drawn}, forms.end
+        candidates, closing = {state.drawn}, forms.end
     else:
-        candidates, last = _continuations(state, held), forms.end
-    plays = _plays(state, forms, candidates, len(hand))
-    plays.append(last)
+        candidates, closing = _continuations(state, set(hand)), forms.end
+    hand_size = len(hand)
+    if hand_size == 1 and (state.barred or not rules.finish_on_power):
+        # The last card may not be played: unannounced, or a power card where that may not finish.
+        candidates = set() if state.barred else {c for c in candidates if rules.power[c] is None}
+    # A variant per named suit, and with and without announcing last card.
+    names_suit = rules.names_suit
+    by_names_suit = forms.plays[hand_size == 2]
+    plays: list[Form] = []
+    for card_id in sorted(candidates):
+        plays += by_names_suit[card_id in names_suit][card_id]
+    if closing is not None:
+        plays.append(closing)
+    elif not plays:
+        plays.append(forms.draw)
     return plays
 
 
@@ -74,23 +85,6 @@ def _continuations(state: DealState, held: set[int]) -> set[int]:
     if state.suit_mode >= 0:
         out.update(c for c in held if SUIT_OF[c] == state.suit_mode)
     return out
-
-
-def _plays(
-    state: DealState, forms: ActionForms[Form], candidates: Set[int], hand_size: int
-) -> list[Form]:
-    """The plays of ``candidates``: a variant per named suit, and with/without announcing."""
-    rules = state.rules
-    if hand_size == 1 and (state.barred or not rules.finish_on_power):
-        if state.barred:
-            return []
-        candidates = {c for c in candidates if rules.power[c] is None}
-    names_suit = rules.names_suit
-    by_names_suit = forms.plays[hand_size == 2]
-    plays: list[Form] = []
-    for card_id in sorted(candidates):
-        plays += by_names_suit[card_id in names_suit][card_id]
-    return plays
 
 
 def why_illegal(state: DealState, move: ActionTuple, legal: list[ActionTuple]) -> str:
