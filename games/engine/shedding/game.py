@@ -272,20 +272,16 @@ class SheddingGame(DealState):
     def legal_actions(self) -> list[Action]:
         """Every action the seat to move may take now, in the API's JSON form: dicts built once and
         shared by every call, so they refuse changes (:class:`~.actions.SharedAction`)."""
-        return list(self._legal_shared_actions())
+        legal = self.legal_actions_cache
+        if legal is None:
+            legal = [] if self.phase != PLAYING else legal_moves.compute_legal(self, API_FORMS)
+            self.legal_actions_cache = legal
+        return list(legal)  # the cached list is never changed: the caller gets its own
 
     def legal_tuples(self) -> list[ActionTuple]:
         legal = self.legal_tuples_cache
         if legal is None:
             legal = self.legal_tuples_cache = legal_moves.compute_legal(self, TUPLE_FORMS)
-        return legal
-
-    def _legal_shared_actions(self) -> list[SharedAction]:
-        """The legal actions in the API's form, cached like the tuples (the list is never changed)."""
-        legal = self.legal_actions_cache
-        if legal is None:
-            legal = [] if self.phase != PLAYING else legal_moves.compute_legal(self, API_FORMS)
-            self.legal_actions_cache = legal
         return legal
 
     def default_action(self) -> Action:
@@ -307,8 +303,8 @@ class SheddingGame(DealState):
         then changes nothing — except that with ``blunder_penalty`` an illegal play makes the player
         draw that many cards instead of raising.
         """
-        if type(action) is SharedAction and action in self._legal_shared_actions():
-            return self.apply_tuple(action.move)  # one of legal_actions(): no parsing
+        if type(action) is SharedAction and action in (self.legal_actions_cache or ()):
+            return self.apply_tuple(action.move)  # one of this position's legal_actions()
         move = parse_action(action)
         if self.phase != PLAYING:
             raise IllegalMove("no deal is in progress")
