@@ -112,9 +112,9 @@ Form = TypeVar("Form", ActionTuple, SharedAction)
 
 @dataclass(frozen=True, slots=True)
 class ActionForms(Generic[Form]):
-    """The pieces lists of legal actions are made of, in one form: the engine's tuples or the
-    API's shared dicts. Legal actions are built in the form the caller asked for, so neither form
-    is translated from the other action by action."""
+    """What a list of legal actions is built from, in one form: the engine's tuples or the API's
+    shared dicts. Each list is built in the form its caller asked for, so that neither form has to
+    be translated from the other action by action."""
 
     plays: tuple[tuple[tuple[tuple[Form, ...], ...], ...], ...]  # shaped like PLAY_VARIANTS
     draw: Form
