@@ -65,7 +65,7 @@ def answer_cards(rules: Rules) -> frozenset[int]:
     out: set[int] = set()
     for p in rules.power:
         if p is not None:
-            out |= p.stacked_by | set(p.cancelled_by)
+            out |= p.answered_by
     return frozenset(out)
 
 

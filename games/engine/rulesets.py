@@ -153,6 +153,7 @@ class Power:
     stack_draw: int
     stacked_by: frozenset[int]
     cancelled_by: Mapping[int, int]
+    answered_by: frozenset[int]  # the cards of stacked_by and cancelled_by: a pick-up's answers
     skip: int
     skip_chain: str
     reverse: bool
@@ -257,6 +258,7 @@ def _compile_power(pattern: str, effect: Mapping[str, Any]) -> Power:
         stack_draw=effect.get("stack_draw", draw),
         stacked_by=frozenset(stacked_by),
         cancelled_by=MappingProxyType(cancelled_by),
+        answered_by=frozenset(stacked_by | cancelled_by.keys()),
         skip=effect.get("skip", 0),
         skip_chain=effect.get("skip_chain", ""),
         reverse=effect.get("reverse", False),

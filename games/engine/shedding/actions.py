@@ -9,7 +9,8 @@ those that ``legal_actions()`` hands out are built once per action (:class:`Shar
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NoReturn, Self
+from dataclasses import dataclass
+from typing import Any, Generic, NoReturn, Self, TypeVar
 
 from games.engine.cards import CARD_CODES, CARD_IDS, SUITS, InvalidCard, parse_card, parse_suit
 from games.engine.protocol import Action, InvalidAction
@@ -70,7 +71,7 @@ class SharedAction(SharedDict):
         self.move = move
 
 
-# The plays of each card, canonical tuples: PLAY_VARIANTS[names a suit][announcing][card] (a variant
+# The plays of each card, canonical tuples: PLAY_VARIANTS[announcing][names a suit][card] (a variant
 # per named suit, and with or without announcing last card).
 PLAY_VARIANTS: tuple[tuple[tuple[tuple[ActionTuple, ...], ...], ...], ...] = tuple(
     tuple(
@@ -84,9 +85,9 @@ PLAY_VARIANTS: tuple[tuple[tuple[tuple[ActionTuple, ...], ...], ...], ...] = tup
             )
             for card_id in range(len(CARD_CODES))
         )
-        for announcing in (False, True)
+        for names_suit in (False, True)
     )
-    for names_suit in (False, True)
+    for announcing in (False, True)
 )
 
 # Every action tuple's dict, built once. Keyed by the very tuples legal moves are made of
@@ -98,13 +99,41 @@ ACTION_DICTS: dict[ActionTuple, SharedAction] = {
         END_ACTION,
         *(
             play
-            for by_announcing in PLAY_VARIANTS
-            for by_card in by_announcing
+            for by_names_suit in PLAY_VARIANTS
+            for by_card in by_names_suit
             for plays in by_card
             for play in plays
         ),
     ]
 }
+
+Form = TypeVar("Form", ActionTuple, SharedAction)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionForms(Generic[Form]):
+    """What a list of legal actions is built from, in one form: the engine's tuples or the API's
+    shared dicts. Each list is built in the form its caller asked for, so that neither form has to
+    be translated from the other action by action."""
+
+    plays: tuple[tuple[tuple[tuple[Form, ...], ...], ...], ...]  # shaped like PLAY_VARIANTS
+    draw: Form
+    end: Form
+
+
+TUPLE_FORMS = ActionForms(PLAY_VARIANTS, DRAW_ACTION, END_ACTION)
+API_FORMS = ActionForms(
+    tuple(
+        tuple(
+            tuple(tuple(ACTION_DICTS[play] for play in plays) for plays in by_card)
+            for by_card in by_names_suit
+        )
+        for by_names_suit in PLAY_VARIANTS
+    ),
+    ACTION_DICTS[DRAW_ACTION],
+    ACTION_DICTS[END_ACTION],
+)
+
 # Parsing's fast path for plain dicts shaped like those legal_actions gives (a request's JSON): by
 # their (action, card, suit, announce) fields, the action tuple and the dict's number of fields.
 _CANONICAL: dict[tuple[Any, ...], tuple[ActionTuple, int]] = {

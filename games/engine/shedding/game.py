@@ -43,12 +43,14 @@ from games.engine.scoring import (
 from games.engine.shedding import legal as legal_moves
 from games.engine.shedding import views
 from games.engine.shedding.actions import (
-    ACTION_DICTS,
+    API_FORMS,
     DRAW,
     DRAW_ACTION,
     END_ACTION,
     PLAY,
+    TUPLE_FORMS,
     ActionTuple,
+    SharedAction,
     action_dict,
     parse_action,
 )
@@ -270,15 +272,16 @@ class SheddingGame(DealState):
     def legal_actions(self) -> list[Action]:
         """Every action the seat to move may take now, in the API's JSON form: dicts built once and
         shared by every call, so they refuse changes (:class:`~.actions.SharedAction`)."""
-        if self.phase != PLAYING:
-            return []
-        dicts = ACTION_DICTS
-        return [dicts[a] for a in self.legal_tuples()]
+        legal = self.legal_actions_cache
+        if legal is None:
+            legal = [] if self.phase != PLAYING else legal_moves.compute_legal(self, API_FORMS)
+            self.legal_actions_cache = legal
+        return list(legal)  # the cached list is never changed: the caller gets its own
 
     def legal_tuples(self) -> list[ActionTuple]:
-        legal = self.legal_cache
+        legal = self.legal_tuples_cache
         if legal is None:
-            legal = self.legal_cache = legal_moves.compute_legal(self)
+            legal = self.legal_tuples_cache = legal_moves.compute_legal(self, TUPLE_FORMS)
         return legal
 
     def default_action(self) -> Action:
@@ -300,6 +303,8 @@ class SheddingGame(DealState):
         then changes nothing — except that with ``blunder_penalty`` an illegal play makes the player
         draw that many cards instead of raising.
         """
+        if type(action) is SharedAction and action in (self.legal_actions_cache or ()):
+            return self.apply_tuple(action.move)  # one of this position's legal_actions()
         move = parse_action(action)
         if self.phase != PLAYING:
             raise IllegalMove("no deal is in progress")
@@ -315,14 +320,15 @@ class SheddingGame(DealState):
         """Apply a tuple taken from the current legal actions (for bots and search; not validated)."""
         events: list[Event] = []
         kind = move[0]
+        if kind == DRAW:
+            # Whichever form of the legal actions is cached says whether drawing was the only one.
+            self.turn_forced = len(self.legal_actions_cache or self.legal_tuples()) == 1
+        self.legal_tuples_cache = self.legal_actions_cache = None
         if kind == PLAY:
             self._play(move[1], move[2], move[3], events)
         elif kind == DRAW:
-            self.turn_forced = len(self.legal_tuples()) == 1
-            self.legal_cache = None
             self._draw_action(events)
         else:
-            self.legal_cache = None
             self._end_action(events)
         return events
 
@@ -338,7 +344,6 @@ class SheddingGame(DealState):
         self.last = card_id
         self.drawn = -1
         self.again = False
-        self.legal_cache = None
         covering, self.must_cover = self.must_cover, False
         data: dict[str, Any] = {"card": CARD_CODES[card_id]}
         if suit >= 0:
@@ -593,7 +598,7 @@ class SheddingGame(DealState):
         count = self.rules.blunder_penalty
         events = [Event("penalty", seat, {"kind": "blunder", "draw": count, "reason": reason})]
         self._give(seat, count, events, "blunder")
-        self.legal_cache = None
+        self.legal_tuples_cache = self.legal_actions_cache = None
         return events
 
     # ------------------------------------------------------------------ finishing

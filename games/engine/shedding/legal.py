@@ -10,16 +10,7 @@ from __future__ import annotations
 from collections.abc import Set
 
 from games.engine.cards import CARD_CODES, KING, RANK_OF, SAME_RANK, SUIT_OF, SUITS
-from games.engine.shedding.actions import (
-    DRAW,
-    DRAW_ACTION,
-    END,
-    END_ACTION,
-    PLAIN_PLAYS,
-    PLAY,
-    PLAY_VARIANTS,
-    ActionTuple,
-)
+from games.engine.shedding.actions import DRAW, END, PLAY, ActionForms, ActionTuple, Form
 from games.engine.shedding.state import DealState
 
 
@@ -28,33 +19,49 @@ def matches(state: DealState, card_id: int) -> bool:
     return card_id in state.rules.playable_on[RANK_OF[state.discard[-1]]][state.active_suit]
 
 
-def compute_legal(state: DealState) -> list[ActionTuple]:
-    """Every action the seat to move may take, in a fixed order: plays by card, then draw or end."""
+def compute_legal(state: DealState, forms: ActionForms[Form]) -> list[Form]:
+    """Every action the seat to move may take, in a fixed order: plays by card, then draw or end;
+    in the form of ``forms`` (the engine's tuples or the API's dicts)."""
     hand = state.hands[state.current]
     rules = state.rules
+    # The cards that may be played, and the action that closes the list whatever they are (None:
+    # a draw, only when no card may be played).
+    closing: Form | None
     if state.played == 0 and not (state.pending_draw or state.pending_skip or state.drawn >= 0):
         # A turn's first card, or a draw (docs/rules.md §2 Matching and Drawing).
         playable = rules.playable_on[RANK_OF[state.discard[-1]]][state.active_suit]
-        plays = _plays(state, playable.intersection(hand), len(hand))
-        if not plays or (rules.may_draw_voluntarily and len(state.stock) + len(state.discard) > 1):
-            plays.append(DRAW_ACTION)
-        return plays
-    power = rules.power
-    held = set(hand)
-    if state.must_cover:
-        plays = _plays(state, held, len(hand))
-        return plays or [DRAW_ACTION]
-    if state.played == 0 and state.pending_draw:
-        chain = power[state.pending_card]
+        candidates: Set[int] = playable.intersection(hand)
+        voluntary = rules.may_draw_voluntarily and len(state.stock) + len(state.discard) > 1
+        closing = forms.draw if voluntary else None
+    elif state.must_cover:
+        candidates, closing = set(hand), None
+    elif state.played == 0 and state.pending_draw:
+        chain = rules.power[state.pending_card]
         assert chain is not None
-        answers = {c for c in held if c in chain.stacked_by or c in chain.cancelled_by}
-        return [*_plays(state, answers, len(hand)), DRAW_ACTION]
-    if state.played == 0 and state.pending_skip:
-        chain = power[state.pending_skip_card]
-        return [*_plays(state, {c for c in held if power[c] is chain}, len(hand)), END_ACTION]
-    if state.drawn >= 0:
-        return [*_plays(state, {state.drawn}, len(hand)), END_ACTION]
-    return [*_plays(state, _continuations(state, held), len(hand)), END_ACTION]
+        candidates, closing = chain.answered_by.intersection(hand), forms.draw
+    elif state.played == 0 and state.pending_skip:
+        chain = rules.power[state.pending_skip_card]
+        candidates = {c for c in hand if rules.power[c] is chain}
+        closing = forms.end
+    elif state.drawn >= 0:
+        candidates, closing = {state.drawn}, forms.end
+    else:
+        candidates, closing = _continuations(state, set(hand)), forms.end
+    hand_size = len(hand)
+    if hand_size == 1 and (state.barred or not rules.finish_on_power):
+        # The last card may not be played: unannounced, or a power card where that may not finish.
+        candidates = set() if state.barred else {c for c in candidates if rules.power[c] is None}
+    # A variant per named suit, and with and without announcing last card.
+    names_suit = rules.names_suit
+    by_names_suit = forms.plays[hand_size == 2]
+    plays: list[Form] = []
+    for card_id in sorted(candidates):
+        plays += by_names_suit[card_id in names_suit][card_id]
+    if closing is not None:
+        plays.append(closing)
+    elif not plays:
+        plays.append(forms.draw)
+    return plays
 
 
 def _continuations(state: DealState, held: set[int]) -> set[int]:
@@ -78,20 +85,6 @@ def _continuations(state: DealState, held: set[int]) -> set[int]:
     if state.suit_mode >= 0:
         out.update(c for c in held if SUIT_OF[c] == state.suit_mode)
     return out
-
-
-def _plays(state: DealState, candidates: Set[int], hand_size: int) -> list[ActionTuple]:
-    """Play tuples for ``candidates``: a variant per named suit, and with/without announcing."""
-    rules = state.rules
-    if hand_size == 1 and (state.barred or not rules.finish_on_power):
-        if state.barred:
-            return []
-        candidates = {c for c in candidates if rules.power[c] is None}
-    names_suit = rules.names_suit
-    if hand_size != 2 and names_suit.isdisjoint(candidates):
-        return [PLAIN_PLAYS[c] for c in sorted(candidates)]
-    variants = PLAY_VARIANTS[False][hand_size == 2], PLAY_VARIANTS[True][hand_size == 2]
-    return [play for c in sorted(candidates) for play in variants[c in names_suit][c]]
 
 
 def why_illegal(state: DealState, move: ActionTuple, legal: list[ActionTuple]) -> str:

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Self, Union, get_args, get_origin, get_type_h
 from games.engine.cards import CARD_IDS, codes
 from games.engine.rng import DealRng
 from games.engine.rulesets import Rules, saved_rules
-from games.engine.shedding.actions import ActionTuple
+from games.engine.shedding.actions import ActionTuple, SharedAction
 
 FORMAT = 1
 NEEDS_DEAL, PLAYING, OVER = "needs_deal", "playing", "over"
@@ -58,8 +58,8 @@ RNG = Codec(
     lambda rng: None if rng is None else rng.to_dict(),
     lambda saved: None if saved is None else DealRng.from_dict(saved),
 )
-# Not saved: the rules are saved as ruleset, options and players; the cache is rebuilt on demand.
-# Copies share both (compiled rules are immutable; a cached list of legal actions is never changed).
+# Not saved: the rules are saved as ruleset, options and players; the caches are rebuilt on demand.
+# Copies share them (compiled rules are immutable; a cached list of legal actions is never changed).
 RULES = Codec(_same, _same, _same, saved=False)
 CACHE = Codec(_same, _same, lambda saved: None, saved=False)
 
@@ -111,7 +111,9 @@ class DealState:
     turn_drew: int
     turn_forced: bool
     barred: bool
-    legal_cache: Annotated[list[ActionTuple] | None, CACHE]
+    # The legal actions of the position, once asked for, in the engine's and the API's form.
+    legal_tuples_cache: Annotated[list[ActionTuple] | None, CACHE]
+    legal_actions_cache: Annotated[list[SharedAction] | None, CACHE]
 
     __slots__ = tuple(__annotations__)  # the fields above, and only they
 
@@ -130,7 +132,7 @@ class DealState:
         # The un-announced last card may not be played this turn: no_finish, from the turn's start;
         # in a turn that left it, unless the ruleset lets a set or run go out unannounced.
         self.barred = False
-        self.legal_cache = None
+        self.legal_tuples_cache = self.legal_actions_cache = None
 
     # ------------------------------------------------------------ copying and persistence
 
@@ -164,7 +166,7 @@ class DealState:
             raise ValueError(f"not a format-{FORMAT} shedding game")
         game = object.__new__(cls)
         game.rules = saved_rules(data["ruleset"], data["options"], data["players"])
-        game.legal_cache = None
+        game.legal_tuples_cache = game.legal_actions_cache = None
         try:
             for name, value in zip(_SAVED_VALUES, _saved_values(data), strict=True):
                 setattr(game, name, value)
