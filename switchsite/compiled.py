@@ -14,7 +14,6 @@ the ORM's own, so a Django upgrade that changes them fails there.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -25,6 +24,8 @@ from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 
 M = TypeVar("M", bound=Model)
+
+_ON_CONNECTION = "switchsite_compiled_queries"
 
 
 @dataclass(frozen=True)
@@ -47,15 +48,17 @@ class CompiledQuery(Generic[M]):
 
     def __init__(self, queryset_for: Callable[[Any], QuerySet[M]]) -> None:
         self._queryset_for = queryset_for
-        self._compiled: weakref.WeakKeyDictionary[BaseDatabaseWrapper, _Compiled] = (
-            weakref.WeakKeyDictionary()
-        )
 
     def __call__(self, key: Any) -> list[M]:
         connection = connections[DEFAULT_DB_ALIAS]
-        compiled = self._compiled.get(connection)
+        # Kept on the connection object, which each thread has its own of: a compiler refers to its
+        # connection, so a cache beside it would keep the connections of finished threads open.
+        compiled_here: dict[CompiledQuery[Any], _Compiled] = vars(connection).setdefault(
+            _ON_CONNECTION, {}
+        )
+        compiled = compiled_here.get(self)
         if compiled is None:
-            compiled = self._compiled[connection] = self._compile(key, connection)
+            compiled = compiled_here[self] = self._compile(key, connection)
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, (key,))
             rows = cursor.fetchall()

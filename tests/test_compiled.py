@@ -3,9 +3,13 @@ compiled once per connection, and refuses a queryset whose SQL it could not safe
 
 from __future__ import annotations
 
+import gc
+import threading
+import weakref
+
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from games import services
@@ -79,3 +83,19 @@ def test_a_constant_parameter_is_refused(matches):
     humans_only = CompiledQuery(lambda match_id: seats_of(match_id).filter(bot_strategy=""))
     with pytest.raises(ValueError, match="only parameter"):
         humans_only(matches[0])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_threads_connection_is_not_kept():
+    held = []
+
+    def in_a_thread():
+        assert seats_with_match(0) == []
+        held.append(weakref.ref(connections["default"]))
+        connections["default"].close()
+
+    thread = threading.Thread(target=in_a_thread)
+    thread.start()
+    thread.join()
+    gc.collect()
+    assert held[0]() is None
