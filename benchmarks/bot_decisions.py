@@ -17,12 +17,10 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
 from functools import partial
 from typing import Any
 
-from benchmarks.bot_strength import RULESET, IsmctsSettings
+from benchmarks.bot_strength import RULESET, IsmctsSettings, mapped
 from games.bots import STRATEGIES, Table
 from games.engine.rulesets import create_game
 from games.engine.shedding import ActionTuple, SheddingGame, parse_action
@@ -83,12 +81,6 @@ def gain(ismcts: IsmctsSettings, item: tuple[int, Position]) -> tuple[float, boo
     return values[chosen] - values[default], chosen != default, time.process_time() - start
 
 
-def _mapped(function: Any, items: Sequence[Any], processes: int) -> list[Any]:
-    with ProcessPoolExecutor(processes) if processes > 1 else nullcontext() as pool:
-        mapped = pool.map(function, items) if pool is not None else map(function, items)
-        return list(mapped)
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=40, help="heuristic games for positions")
@@ -101,9 +93,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     ismcts = IsmctsSettings(args.ismcts_iterations, args.playout_actions, args.margin)
     seeds = range(args.first_seed, args.first_seed + args.seeds)
-    found = _mapped(partial(positions, args.continuations), seeds, args.processes)
+    found = mapped(partial(positions, args.continuations), seeds, args.processes)
     valued: list[Position] = [position for game in found for position in game]
-    results = _mapped(partial(gain, ismcts), list(enumerate(valued)), args.processes)
+    results = list(mapped(partial(gain, ismcts), list(enumerate(valued)), args.processes))
     report(ismcts, valued, results)
 
 

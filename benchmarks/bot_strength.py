@@ -18,11 +18,11 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
+from typing import TypeVar
 
 from benchmarks.bot_strength_abbott import wilson_interval
 from games.bots import STRATEGIES, Strategy, Table
@@ -130,13 +130,25 @@ def matchup(
     play = partial(_play_seat, name, ismcts)
     tally = Tally()
     start = time.perf_counter()
-    with ProcessPoolExecutor(processes) if processes > 1 else nullcontext() as pool:
-        results = pool.map(play, games, chunksize=1) if pool is not None else map(play, games)
-        for result in results:
-            tally.add(result)
-            if progress and tally.games % progress == 0 and tally.games < len(games):
-                report(f"  so far, {name}", players, tally, time.perf_counter() - start)
+    for result in mapped(play, games, processes):
+        tally.add(result)
+        if progress and tally.games % progress == 0 and tally.games < len(games):
+            report(f"  so far, {name}", players, tally, time.perf_counter() - start)
     return tally
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def mapped(function: Callable[[T], R], items: Sequence[T], processes: int) -> Iterator[R]:
+    """``map(function, items)``, over ``processes`` processes when more than one: the results in
+    order, each as soon as it and those before it are done."""
+    if processes <= 1:
+        yield from map(function, items)
+        return
+    with ProcessPoolExecutor(processes) as pool:
+        yield from pool.map(function, items, chunksize=1)
 
 
 def report(name: str, players: int, tally: Tally, seconds: float) -> None:
