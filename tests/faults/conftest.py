@@ -4,7 +4,6 @@ services; each test starts, kills and restarts only what it started."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import time
@@ -15,14 +14,12 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from benchmarks.shape import PrivateRedis, Process
+from benchmarks.shape import PrivateRedis, Process, service_env
 from switchsite.celery import app as celery_app
 from tests.api import conftest as api
 from tests.conftest import IN_CI
 
 make_client = api.make_client
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
@@ -65,16 +62,13 @@ def database_url() -> str:
 def celery_worker(broker_url: str, directory: Path, name: str) -> Process:
     """``celery worker`` with its beat (the sweep every second), in a process group of its own: a
     ``kill -9`` then takes the beat child along too (killing only the worker left it running)."""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "switchsite.settings",
-        "DATABASE_URL": database_url(),
-        "CELERY_BROKER_URL": broker_url,
-        "SECRET_KEY": "fault-tests-only",
-        "SWEEP_INTERVAL_SECONDS": "1",
-        "SWEEP_STALL_SECONDS": "2",
-        "PYTHONPATH": str(REPO),
-    }
+    env = service_env(
+        database_url(),
+        broker_url,
+        LOG_LEVEL="INFO",  # the log says what each task did, for a failure's report
+        SWEEP_INTERVAL_SECONDS="1",
+        SWEEP_STALL_SECONDS="2",
+    )
     command = [sys.executable, "-m", "celery", "-A", "switchsite", "worker", "--beat"]
     command += ["--pool", "solo", "--loglevel", "INFO", "--hostname", f"{name}@%h"]
     command += ["--schedule", str(directory / f"{name}-beat-schedule")]
