@@ -11,6 +11,8 @@ win — and the number cut is printed. An equal bot wins 50 % heads-up and 25 % 
 The ISMCTS bot searches a fixed number of play-outs a move (the registered bot's by default,
 ``--ismcts-iterations`` to change it) with no time cap, so a run is reproducible whatever the
 machine's load; the CPU seconds it spent per searched move are printed beside its results.
+``--true-hands`` lets it search the other seats' true hands (the stock still shuffled): no bot
+sees them, so that measures what the hidden cards cost this search.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from benchmarks.bot_strength_abbott import wilson_interval
 from games.bots import STRATEGIES, Strategy, Table
@@ -30,9 +32,13 @@ from games.bots.shedding_ismcts import (
     DEFAULT_ITERATIONS,
     MARGIN,
     PLAYOUT_ACTIONS,
+    DealsFor,
+    Determiniser,
     make_ismcts_bot,
 )
-from games.engine.rulesets import create_game
+from games.engine.rng import DealRng
+from games.engine.rulesets import Rules, create_game
+from games.engine.shedding import SheddingGame
 
 RULESET = "switch"
 MAX_ACTIONS = 2000
@@ -44,19 +50,44 @@ MATCHUPS = {  # name: (tested, opponent, players)
 }
 
 
+class TrueHands:
+    """The deal as it stands, the stock shuffled: the search's deals were it to see the other hands.
+    No bot does; searching these bounds what reading the hidden cards better could gain."""
+
+    def __init__(self, game: SheddingGame) -> None:
+        self.game = game
+
+    def deal(self, rng: random.Random) -> SheddingGame:
+        game = self.game.copy()
+        rng.shuffle(game.stock)
+        game.rng = DealRng(rng.randbytes(8))
+        return game
+
+
 @dataclass(frozen=True)
 class IsmctsSettings:
     iterations: int = DEFAULT_ITERATIONS
     playout_actions: int = PLAYOUT_ACTIONS
     margin: float = MARGIN
+    true_hands: bool = False  # search the true hands (TrueHands), not the view's deals
 
-    def bot(self) -> Strategy:
+    def bot(self, game: SheddingGame | None = None) -> Strategy:
+        """The search bot; with ``true_hands``, the one that sees ``game``'s hands."""
+        deals_for: DealsFor = Determiniser
+        if self.true_hands:
+            assert game is not None, "searching the true hands needs the game"
+            deals_for = partial(_true_hands, game)
         return make_ismcts_bot(
             iterations=self.iterations,
             time_cap=None,
             playout_actions=self.playout_actions,
             margin=self.margin,
+            deals_for=deals_for,
         )
+
+
+def _true_hands(game: SheddingGame, view: Mapping[str, Any], rules: Rules) -> TrueHands:
+    return TrueHands(game)
 
 
 @dataclass
@@ -77,12 +108,15 @@ class Tally:
         self.cpu += other.cpu
 
 
-def play_game(bots: Sequence[Strategy], seed: int, tested: int) -> Tally:
-    """One deal with ``bots[seat]`` choosing for each seat, counted for the ``tested`` seat."""
-    players = len(bots)
+def play_game(
+    bots_for: Callable[[SheddingGame], Sequence[Strategy]], players: int, seed: int, tested: int
+) -> Tally:
+    """One deal with ``bots_for(game)[seat]`` choosing for each seat, counted for the ``tested``
+    seat."""
     rng = random.Random(seed)
     game = create_game(RULESET, players)
     game.deal(rng.randbytes(16))
+    bots = bots_for(game)
     tables = [Table(RULESET, players, seat) for seat in range(players)]
     tally = Tally(games=1)
     for _ in range(MAX_ACTIONS):
@@ -103,17 +137,17 @@ def play_game(bots: Sequence[Strategy], seed: int, tested: int) -> Tally:
     return tally
 
 
-def _bot(name: str, ismcts: IsmctsSettings) -> Strategy:
-    return ismcts.bot() if name == "ismcts" else STRATEGIES["shedding"][name]
-
-
 def _play_seat(matchup: str, ismcts: IsmctsSettings, game: tuple[int, int]) -> Tally:
     """The game of ``matchup`` for ``(seed, seat)``, the tested bot in ``seat``."""
     tested, opponent, players = MATCHUPS[matchup]
     seed, seat = game
-    bots = [_bot(opponent, ismcts)] * players
-    bots[seat] = _bot(tested, ismcts)
-    return play_game(bots, seed, seat)
+
+    def bots_for(deal: SheddingGame) -> list[Strategy]:
+        bots = [STRATEGIES["shedding"][opponent]] * players
+        bots[seat] = ismcts.bot(deal) if tested == "ismcts" else STRATEGIES["shedding"][tested]
+        return bots
+
+    return play_game(bots_for, players, seed, seat)
 
 
 def matchup(
@@ -178,10 +212,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--margin", type=float, default=MARGIN)
     parser.add_argument("--processes", type=int, default=1, help="games played side by side")
     parser.add_argument("--progress", type=int, default=0, help="print the tally every N games")
+    parser.add_argument(
+        "--true-hands",
+        action="store_true",
+        help="the ISMCTS bot searches the true hands (an upper bound: no bot sees them)",
+    )
     args = parser.parse_args(argv)
     seeds = args.seeds or (50 if args.quick else 500)
     ismcts_seeds = args.ismcts_seeds or (2 if args.quick else 100)
-    ismcts = IsmctsSettings(args.ismcts_iterations, args.playout_actions, args.margin)
+    ismcts = IsmctsSettings(
+        args.ismcts_iterations, args.playout_actions, args.margin, args.true_hands
+    )
     print(f"ismcts: {ismcts}", flush=True)
     for name in args.only or MATCHUPS:
         tested, opponent, players = MATCHUPS[name]

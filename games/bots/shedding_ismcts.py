@@ -37,8 +37,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from games.bots import shedding_heuristic as heuristic
 from games.bots.shedding_beliefs import deal_hidden, hand_slots, unseen_cards
@@ -188,6 +188,16 @@ def _rewards(state: SheddingGame) -> list[float]:
     return rewards
 
 
+class Deals(Protocol):
+    """Where the search's deals come from: games that agree with the seat's view, the cards it cannot
+    see filled in."""
+
+    def deal(self, rng: random.Random) -> SheddingGame: ...
+
+
+DealsFor = Callable[[Mapping[str, Any], Rules], Deals]  # the deals for a view
+
+
 class Determiniser:
     """Deals the cards the seat cannot see, as the public history allows (:mod:`shedding_beliefs`)."""
 
@@ -228,16 +238,18 @@ def search(
     time_cap: float | None = TIME_CAP,
     playout_actions: int = PLAYOUT_ACTIONS,
     margin: float = MARGIN,
+    deals_for: DealsFor = Determiniser,
 ) -> ActionTuple:
     """The heuristic's move, unless another candidate did better on the same deals by more than
     ``margin`` standard errors of the paired differences (see the module docstring).
 
     ``iterations`` play-outs in all, shared among the candidates, or as many as ``time_cap``
-    seconds allow (``None``: no cap)."""
+    seconds allow (``None``: no cap). The deals are the view's (:class:`Determiniser`); a benchmark
+    measures what the hidden cards cost by dealing the true hands instead."""
     deadline = time.perf_counter() + time_cap if time_cap is not None else math.inf
     me = view["you"]["seat"]
     default = parse_action(heuristic.best_move(view, rules, rng))
-    determiniser = Determiniser(view, rules)
+    determiniser = deals_for(view, rules)
     state = determiniser.deal(rng)
     candidates = _distinct_actions(state)  # the seat's own moves are the same in every deal
     searched = _root_actions(view)
@@ -281,6 +293,7 @@ def make_ismcts_bot(
     time_cap: float | None = TIME_CAP,
     playout_actions: int = PLAYOUT_ACTIONS,
     margin: float = MARGIN,
+    deals_for: DealsFor = Determiniser,
 ) -> Strategy:
     """A search strategy with its own budget and settings (tests and benchmarks vary them)."""
 
@@ -296,6 +309,7 @@ def make_ismcts_bot(
             time_cap=time_cap,
             playout_actions=playout_actions,
             margin=margin,
+            deals_for=deals_for,
         )
         return dict(action_dict(action))
 
