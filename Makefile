@@ -41,7 +41,7 @@ engine: $(ENGINE)
 
 ## Delete the compiled engine: the engine's sources then run as they are.
 clean-engine:
-	rm -f $(ENGINE) games_engine__mypyc.*.so games/engine/*.so games/engine/shedding/*.so
+	rm -f $(ENGINE) games/engine/*.so games/engine/shedding/*.so
 
 ## Serve on 127.0.0.1:8000 (embedded default: SQLite file, Celery tasks in-process; DEBUG on):
 ## the same ASGI server as `make serve`, one process.

@@ -37,7 +37,9 @@ def main() -> None:
         ["--config-file=", "--cache-dir=build/mypy_cache"]
         + [str(path.relative_to(ROOT)) for path in sources],
         opt_level="3",
-        group_name="games_engine",
+        # The library the modules share: games/engine/compiled__mypyc.*.so, inside the package, so
+        # that it is found wherever the package is (not only from the project's root).
+        group_name="games.engine.compiled",
     )
     setup(
         name="switch-engine",

@@ -70,12 +70,15 @@ def test_every_engine_module_runs_compiled_from_its_source_as_it_is() -> None:
 
 
 def test_the_sources_without_the_build_play_as_the_compiled_engine(tmp_path: Path) -> None:
+    sources, elsewhere = tmp_path / "sources", tmp_path / "elsewhere"
     for source in [ROOT / "games" / "__init__.py", *ENGINE.rglob("*.py")]:
-        copy = tmp_path / source.relative_to(ROOT)
+        copy = sources / source.relative_to(ROOT)
         copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(source, copy)
-    compiled_origin, compiled = play_and_hash(ROOT)
-    source_origin, interpreted = play_and_hash(tmp_path)
+    elsewhere.mkdir()
+    # The installed (compiled) engine, imported from a directory other than the project's root.
+    compiled_origin, compiled = play_and_hash(elsewhere)
+    source_origin, interpreted = play_and_hash(sources)
     assert compiled_origin.endswith(tuple(EXTENSION_SUFFIXES))
     assert source_origin.endswith(".py")
     assert interpreted == compiled
