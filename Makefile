@@ -19,7 +19,7 @@ LOG_LEVEL_LOWER := $(shell echo $(LOG_LEVEL) | tr '[:upper:]' '[:lower:]')
 UVICORN := $(BIN)/uvicorn switchsite.asgi:application --lifespan on --timeout-graceful-shutdown 10 \
 	--log-level $(LOG_LEVEL_LOWER)
 
-.PHONY: run serve worker beat test lint format bench schema
+.PHONY: run serve worker beat test lint format bench schema engine clean-engine
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,23 +27,39 @@ $(INSTALLED): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@
 
+# The rules engine compiled with mypyc, in place beside its sources (README: "The compiled engine"),
+# rebuilt whenever one of them is newer than the stamp its build writes. Every target that runs the
+# engine depends on it; importing the engine refuses a compiled module older than its source.
+ENGINE := games/engine/compiled-sources.json
+ENGINE_SOURCES := $(wildcard games/engine/*.py games/engine/shedding/*.py)
+
+$(ENGINE): $(INSTALLED) $(ENGINE_SOURCES) scripts/build_engine.py
+	$(BIN)/python scripts/build_engine.py
+
+## Compile the rules engine (mypyc) if a source changed since its last build.
+engine: $(ENGINE)
+
+## Delete the compiled engine: the engine's sources then run as they are.
+clean-engine:
+	rm -f $(ENGINE) games/engine/*.so games/engine/shedding/*.so
+
 ## Serve on 127.0.0.1:8000 (embedded default: SQLite file, Celery tasks in-process; DEBUG on):
 ## the same ASGI server as `make serve`, one process.
-run: $(INSTALLED)
+run: $(ENGINE)
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-true} $(UVICORN) --host $(HOST) --port $(PORT) --workers 1
 
 ## Production shape, web tier: $(WEB_CONCURRENCY) processes on $(HOST):$(PORT), DEBUG off.
 ## Reads DATABASE_URL, CELERY_BROKER_URL and the rest of the README's settings from the environment.
-serve: $(INSTALLED)
+serve: $(ENGINE)
 	DEBUG=false $(UVICORN) --host $(HOST) --port $(PORT) --workers $(WEB_CONCURRENCY)
 
 ## Production shape: a Celery worker for the configured broker.
-worker: $(INSTALLED)
+worker: $(ENGINE)
 	$(BIN)/celery -A switchsite worker --loglevel=$(LOG_LEVEL)
 
 ## Production shape: the periodic sweep (turn clocks a lost task missed). Run exactly one.
-beat: $(INSTALLED)
+beat: $(ENGINE)
 	$(BIN)/celery -A switchsite beat --loglevel=$(LOG_LEVEL)
 
 ## Lint and type-check, then the whole test suite (uses DATABASE_URL / CELERY_BROKER_URL when they
@@ -51,8 +67,9 @@ beat: $(INSTALLED)
 test: lint
 	$(BIN)/python -m pytest
 
-## ruff, then mypy as configured in pyproject.toml (incremental: its cache is .mypy_cache/).
-lint: $(INSTALLED)
+## ruff, then mypy as configured in pyproject.toml (incremental: its cache is .mypy_cache/). mypy's
+## Django plugin imports the engine, so the engine is built first.
+lint: $(ENGINE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -62,9 +79,9 @@ format: $(INSTALLED)
 	$(BIN)/ruff format .
 
 ## Regenerate the committed OpenAPI schema (a test fails while it is stale).
-schema: $(INSTALLED)
+schema: $(ENGINE)
 	DEBUG=true $(BIN)/python manage.py spectacular --validate --fail-on-warn --file docs/openapi.yaml
 
 ## Speed benchmarks (figures go into the README, never into timed tests).
-bench: $(INSTALLED)
+bench: $(ENGINE)
 	$(BIN)/python -m benchmarks

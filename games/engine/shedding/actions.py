@@ -9,7 +9,6 @@ those that ``legal_actions()`` hands out are built once per action (:class:`Shar
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Generic, NoReturn, Self, TypeVar
 
 from games.engine.cards import CARD_CODES, CARD_IDS, SUITS, InvalidCard, parse_card, parse_suit
@@ -34,10 +33,33 @@ class SharedDict(dict[str, Any]):
 
     __slots__ = ()
 
-    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+    def _refuse(self) -> NoReturn:
         raise TypeError(f"{type(self).__name__} is shared: change a copy, dict(...)")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+    # Every method that changes a dict, one by one: a compiled class (mypyc) takes no method aliases.
+    def __setitem__(self, key: str, value: Any) -> NoReturn:
+        self._refuse()
+
+    def __delitem__(self, key: str) -> NoReturn:
+        self._refuse()
+
+    def __ior__(self, other: Any) -> NoReturn:  # type: ignore[misc]
+        self._refuse()
+
+    def clear(self) -> NoReturn:
+        self._refuse()
+
+    def pop(self, *args: Any) -> NoReturn:
+        self._refuse()
+
+    def popitem(self) -> NoReturn:
+        self._refuse()
+
+    def setdefault(self, *args: Any) -> NoReturn:
+        self._refuse()
+
+    def update(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._refuse()
 
     def __copy__(self) -> Self:
         return self  # it never changes
@@ -110,15 +132,24 @@ ACTION_DICTS: dict[ActionTuple, SharedAction] = {
 Form = TypeVar("Form", ActionTuple, SharedAction)
 
 
-@dataclass(frozen=True, slots=True)
 class ActionForms(Generic[Form]):
     """What a list of legal actions is built from, in one form: the engine's tuples or the API's
     shared dicts. Each list is built in the form its caller asked for, so that neither form has to
-    be translated from the other action by action."""
+    be translated from the other action by action. (Not a dataclass: mypyc compiles no generic
+    dataclass.)"""
 
     plays: tuple[tuple[tuple[tuple[Form, ...], ...], ...], ...]  # shaped like PLAY_VARIANTS
     draw: Form
     end: Form
+
+    __slots__ = ("draw", "end", "plays")
+
+    def __init__(
+        self, plays: tuple[tuple[tuple[tuple[Form, ...], ...], ...], ...], draw: Form, end: Form
+    ) -> None:
+        self.plays = plays
+        self.draw = draw
+        self.end = end
 
 
 TUPLE_FORMS = ActionForms(PLAY_VARIANTS, DRAW_ACTION, END_ACTION)

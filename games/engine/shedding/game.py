@@ -70,38 +70,6 @@ class SheddingGame(DealState):
 
     __slots__ = ()
 
-    def __init__(self, rules: Rules, deals: int = 1, target: int | None = None) -> None:
-        n = rules.players
-        self.rules = rules
-        self.deals = deals
-        self.target = target
-        self.phase = NEEDS_DEAL
-        self.deal_number = 0
-        self.scores = [0] * n
-        self.deals_won = [0] * n
-        self.history = []
-        self.public_log = []
-        self.hands = [[] for _ in range(n)]
-        self.stock = []
-        self.discard = []
-        self.active_suit = -1
-        self.direction = 1
-        self.current = -1
-        self.pending_draw = 0
-        self.pending_card = -1
-        self.pending_skip = 0
-        self.pending_skip_card = -1
-        self.skips_owed = [0] * n
-        self.announced = [False] * n
-        self.out = [False] * n
-        self.active = n
-        self.finish_order = []
-        self.first_out_points = None
-        self.rng = None
-        self.stuck = 0
-        self.turns = 0
-        self.reset_turn()
-
     # ------------------------------------------------------------------ protocol properties
 
     @property

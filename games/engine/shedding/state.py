@@ -1,11 +1,13 @@
-"""The fields of a shedding match, declared once; copying and saving follow from the declaration.
+"""The fields of a shedding match, and copying and saving, which follow from one table of them.
 
-Every field is a class annotation of :class:`DealState`, and that is the only place it is named:
-``__slots__`` is made from the annotations, and :meth:`~DealState.copy`, :meth:`~DealState.to_dict`
-and :meth:`~DealState.from_dict` go through every field, each the way its type says. A plain type
-(``int``, ``bool``, ``str``, ``int | None``) is a value that copies share; anything else is
-``Annotated`` with the :class:`Codec` that copies, saves and loads it. A new list field must say how
-it is copied, so two copies can never share it by accident.
+Every field is declared twice, side by side and checked to agree (tests/engine/test_shedding_state.py):
+with its type, as an annotation of :class:`DealState`, and with its :class:`Codec`, in
+:data:`FIELDS`. :meth:`~DealState.copy`, :meth:`~DealState.to_dict` and
+:meth:`~DealState.from_dict` go through :data:`FIELDS`, each field the way its codec says. A plain
+value (``int``, ``bool``, ``str``, ``int | None``) is :data:`VALUE`, which copies share; anything
+else names the codec that copies, saves and loads it, so two copies can never share a list by
+accident. The table is not read from the annotations because the compiled engine (mypyc, see the
+README) keeps no annotations at run time.
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import itemgetter
-from types import UnionType
-from typing import Annotated, Any, Self, Union, get_args, get_origin, get_type_hints
+from typing import Any, Self
 
 from games.engine.cards import CARD_IDS, codes
 from games.engine.rng import DealRng
@@ -64,26 +65,75 @@ RULES = Codec(_same, _same, _same, saved=False)
 CACHE = Codec(_same, _same, lambda saved: None, saved=False)
 
 
+# How each field of DealState is copied, saved and loaded, in its order.
+FIELDS: dict[str, Codec] = {
+    # ------------------------------------------------------------ the match
+    "rules": RULES,
+    "deals": VALUE,
+    "target": VALUE,
+    "phase": VALUE,
+    "deal_number": VALUE,
+    "scores": INTS,
+    "deals_won": INTS,
+    "history": SUMMARIES,
+    # ------------------------------------------------------------ the deal
+    "hands": HANDS,
+    "stock": CARDS,
+    "discard": CARDS,
+    "public_log": LOG,
+    "rng": RNG,
+    "active_suit": VALUE,
+    "direction": VALUE,
+    "current": VALUE,
+    "pending_draw": VALUE,
+    "pending_card": VALUE,
+    "pending_skip": VALUE,
+    "pending_skip_card": VALUE,
+    "skips_owed": INTS,
+    "announced": INTS,
+    "out": INTS,
+    "active": VALUE,
+    "finish_order": INTS,
+    "first_out_points": VALUE,
+    "stuck": VALUE,
+    "turns": VALUE,
+    # ------------------------------------------------------------ the turn (see reset_turn)
+    "played": VALUE,
+    "last": VALUE,
+    "run_dir": VALUE,
+    "suit_mode": VALUE,
+    "again": VALUE,
+    "must_cover": VALUE,
+    "drawn": VALUE,
+    "turn_skip": VALUE,
+    "turn_drew": VALUE,
+    "turn_forced": VALUE,
+    "barred": VALUE,
+    "legal_tuples_cache": CACHE,
+    "legal_actions_cache": CACHE,
+}
+
+
 class DealState:
     """Everything a shedding match is at one moment (the behaviour is :class:`SheddingGame`'s)."""
 
     game = "shedding"
 
     # ------------------------------------------------------------ the match
-    rules: Annotated[Rules, RULES]
+    rules: Rules
     deals: int
     target: int | None
     phase: str  # NEEDS_DEAL, PLAYING or OVER
     deal_number: int
-    scores: Annotated[list[int], INTS]
-    deals_won: Annotated[list[int], INTS]
-    history: Annotated[list[dict[str, Any]], SUMMARIES]  # one summary per finished deal, unchanged
+    scores: list[int]
+    deals_won: list[int]
+    history: list[dict[str, Any]]  # one summary per finished deal, unchanged
     # ------------------------------------------------------------ the deal
-    hands: Annotated[list[list[int]], HANDS]
-    stock: Annotated[list[int], CARDS]  # the top card is the last item
-    discard: Annotated[list[int], CARDS]  # the top card is the last item
-    public_log: Annotated[list[int], LOG]  # what the whole table saw of this deal (public_log.py)
-    rng: Annotated[DealRng | None, RNG]
+    hands: list[list[int]]
+    stock: list[int]  # the top card is the last item
+    discard: list[int]  # the top card is the last item
+    public_log: list[int]  # what the whole table saw of this deal (public_log.py)
+    rng: DealRng | None
     active_suit: int
     direction: int
     current: int
@@ -91,11 +141,11 @@ class DealState:
     pending_card: int  # the card whose power the pending pick-up answers to
     pending_skip: int
     pending_skip_card: int
-    skips_owed: Annotated[list[int], INTS]
-    announced: Annotated[list[bool], INTS]
-    out: Annotated[list[bool], INTS]
+    skips_owed: list[int]
+    announced: list[bool]
+    out: list[bool]
     active: int  # seats still in the deal
-    finish_order: Annotated[list[int], INTS]
+    finish_order: list[int]
     first_out_points: int | None
     stuck: int  # consecutive turns in which nobody could play or draw
     turns: int  # turns begun in this deal
@@ -112,10 +162,43 @@ class DealState:
     turn_forced: bool
     barred: bool
     # The legal actions of the position, once asked for, in the engine's and the API's form.
-    legal_tuples_cache: Annotated[list[ActionTuple] | None, CACHE]
-    legal_actions_cache: Annotated[list[SharedAction] | None, CACHE]
+    legal_tuples_cache: list[ActionTuple] | None
+    legal_actions_cache: list[SharedAction] | None
 
-    __slots__ = tuple(__annotations__)  # the fields above, and only they
+    __slots__ = tuple(FIELDS)  # the fields above, and only they
+
+    def __init__(self, rules: Rules, deals: int = 1, target: int | None = None) -> None:
+        """A new match waiting for its first deal."""
+        n = rules.players
+        self.rules = rules
+        self.deals = deals
+        self.target = target
+        self.phase = NEEDS_DEAL
+        self.deal_number = 0
+        self.scores = [0] * n
+        self.deals_won = [0] * n
+        self.history = []
+        self.public_log = []
+        self.hands = [[] for _ in range(n)]
+        self.stock = []
+        self.discard = []
+        self.active_suit = -1
+        self.direction = 1
+        self.current = -1
+        self.pending_draw = 0
+        self.pending_card = -1
+        self.pending_skip = 0
+        self.pending_skip_card = -1
+        self.skips_owed = [0] * n
+        self.announced = [False] * n
+        self.out = [False] * n
+        self.active = n
+        self.finish_order = []
+        self.first_out_points = None
+        self.rng = None
+        self.stuck = 0
+        self.turns = 0
+        self.reset_turn()
 
     def reset_turn(self) -> None:
         """The turn's fields as a turn starts."""
@@ -138,7 +221,8 @@ class DealState:
 
     def copy(self) -> Self:
         """An independent copy (cheap: lists of ints are copied, the compiled rules are shared)."""
-        other = object.__new__(type(self))
+        # A new match, every field then replaced: a compiled class cannot be made without __init__.
+        other = type(self)(self.rules)
         for name in _SHARED:
             setattr(other, name, getattr(self, name))
         for name, copy in _COPIED:
@@ -162,11 +246,10 @@ class DealState:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """Rebuild a game from :meth:`to_dict`; raises ValueError for an unknown format."""
-        if data.get("format") != FORMAT or data.get("game") != cls.game:
+        # Not cls.game: compiled (mypyc), that is an attribute of instances only.
+        if data.get("format") != FORMAT or data.get("game") != "shedding":
             raise ValueError(f"not a format-{FORMAT} shedding game")
-        game = object.__new__(cls)
-        game.rules = saved_rules(data["ruleset"], data["options"], data["players"])
-        game.legal_tuples_cache = game.legal_actions_cache = None
+        game = cls(saved_rules(data["ruleset"], data["options"], data["players"]))
         try:
             for name, value in zip(_SAVED_VALUES, _saved_values(data), strict=True):
                 setattr(game, name, value)
@@ -179,31 +262,9 @@ class DealState:
         return game
 
 
-_VALUE_TYPES = (int, bool, str, type(None))
-
-
-def _union_parts(hint: Any) -> tuple[Any, ...]:
-    return get_args(hint) if get_origin(hint) in (Union, UnionType) else (hint,)
-
-
-def _codec(name: str, hint: Any) -> Codec:
-    """A field's codec: the one its annotation names, or VALUE for an immutable scalar."""
-    if get_origin(hint) is Annotated:
-        codec = get_args(hint)[1]
-        if isinstance(codec, Codec):
-            return codec
-    elif all(part in _VALUE_TYPES for part in _union_parts(hint)):
-        return VALUE
-    raise TypeError(f"DealState.{name}: a {hint} field needs Annotated[..., codec]")
-
-
-_FIELDS: dict[str, Codec] = {
-    name: _codec(name, hint)
-    for name, hint in get_type_hints(DealState, include_extras=True).items()
-}
-_SHARED = tuple(name for name, codec in _FIELDS.items() if codec.copy is _same)
-_COPIED = tuple((name, codec.copy) for name, codec in _FIELDS.items() if codec.copy is not _same)
-_SAVED = tuple((name, codec) for name, codec in _FIELDS.items() if codec.saved)
+_SHARED = tuple(name for name, codec in FIELDS.items() if codec.copy is _same)
+_COPIED = tuple((name, codec.copy) for name, codec in FIELDS.items() if codec.copy is not _same)
+_SAVED = tuple((name, codec) for name, codec in FIELDS.items() if codec.saved)
 # Loading takes the plain values in one step: a game is loaded on every move and view.
 _SAVED_VALUES = tuple(name for name, codec in _SAVED if codec is VALUE)
 _saved_values = itemgetter(*_SAVED_VALUES)
