@@ -4,7 +4,7 @@
 
 What ``make engine`` runs, and with it every make target that runs the engine, whenever one of the
 engine's sources is newer than the last build. Every module of ``games/engine`` but the package
-inits and the guard ``games/engine/compiled.py`` is compiled to a C extension beside its source;
+inits and the guard ``games/engine/build_guard.py`` is compiled to a C extension beside its source;
 the guard then refuses a compiled module whose source changed after the build recorded in its stamp
 (README: "The compiled engine"). Needs a C compiler and Python's headers; the C goes to ``build/``.
 """
@@ -20,13 +20,14 @@ from setuptools import setup  # type: ignore[import-untyped]  # (setuptools ship
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "games" / "engine"
-NOT_COMPILED = {"__init__.py", "compiled.py"}
 # The guard, run from its file: importing games.engine would refuse the stale build this replaces.
-GUARD = runpy.run_path(str(ENGINE / "compiled.py"))
+GUARD = runpy.run_path(str(ENGINE / "build_guard.py"))
 
 
 def main() -> None:
-    sources = sorted(path for path in ENGINE.rglob("*.py") if path.name not in NOT_COMPILED)
+    sources = sorted(
+        path for path in ENGINE.rglob("*.py") if path.name not in GUARD["NOT_COMPILED"]
+    )
     # Read before compiling: a source edited during the build then does not match its stamp.
     digests = {
         path.relative_to(ENGINE).as_posix(): GUARD["source_digest"](path) for path in sources

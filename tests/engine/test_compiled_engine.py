@@ -11,11 +11,10 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import games.engine
-from games.engine.compiled import stale_sources
+from games.engine.build_guard import NOT_COMPILED, stale_sources
 
 ROOT = Path(__file__).parents[2]
 ENGINE = Path(games.engine.__file__).parent
-NOT_COMPILED = {"__init__.py", "compiled.py"}  # the package inits, and the guard itself
 
 # Seeded random matches of every preset, hashed whole: every legal action, event and saved state.
 PLAY_AND_HASH = """

@@ -18,6 +18,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 STAMP = PACKAGE / "compiled-sources.json"  # {source relative to PACKAGE: its SHA-256}, git-ignored
+NOT_COMPILED = {"__init__.py", "build_guard.py"}  # the package inits, and this guard itself
 
 
 def source_digest(source: Path) -> str:
