@@ -25,9 +25,7 @@ GUARD = runpy.run_path(str(ENGINE / "build_guard.py"))
 
 
 def main() -> None:
-    sources = sorted(
-        path for path in ENGINE.rglob("*.py") if path.name not in GUARD["NOT_COMPILED"]
-    )
+    sources = GUARD["compiled_by_the_build"]()
     # Read before compiling: a source edited during the build then does not match its stamp.
     digests = {
         path.relative_to(ENGINE).as_posix(): GUARD["source_digest"](path) for path in sources

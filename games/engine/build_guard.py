@@ -21,6 +21,11 @@ STAMP = PACKAGE / "compiled-sources.json"  # {source relative to PACKAGE: its SH
 NOT_COMPILED = {"__init__.py", "build_guard.py"}  # the package inits, and this guard itself
 
 
+def compiled_by_the_build() -> list[Path]:
+    """The sources the build compiles: every module of the package but those of NOT_COMPILED."""
+    return sorted(path for path in PACKAGE.rglob("*.py") if path.name not in NOT_COMPILED)
+
+
 def source_digest(source: Path) -> str:
     return hashlib.sha256(source.read_bytes()).hexdigest()
 

@@ -11,7 +11,7 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import games.engine
-from games.engine.build_guard import NOT_COMPILED, stale_sources
+from games.engine.build_guard import compiled_by_the_build, stale_sources
 
 ROOT = Path(__file__).parents[2]
 ENGINE = Path(games.engine.__file__).parent
@@ -45,9 +45,7 @@ print(digest.hexdigest())
 
 def engine_modules() -> list[str]:
     return [
-        ".".join(path.relative_to(ROOT).with_suffix("").parts)
-        for path in sorted(ENGINE.rglob("*.py"))
-        if path.name not in NOT_COMPILED
+        ".".join(path.relative_to(ROOT).with_suffix("").parts) for path in compiled_by_the_build()
     ]
 
 
