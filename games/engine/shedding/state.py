@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from games.engine.cards import CARD_IDS, codes
 from games.engine.rng import DealRng
@@ -23,6 +23,7 @@ from games.engine.rulesets import Rules, saved_rules
 from games.engine.shedding.actions import ActionTuple, SharedAction
 
 FORMAT = 1
+GAME: Final = "shedding"  # the game's name in saved states and views
 NEEDS_DEAL, PLAYING, OVER = "needs_deal", "playing", "over"
 
 
@@ -117,7 +118,7 @@ FIELDS: dict[str, Codec] = {
 class DealState:
     """Everything a shedding match is at one moment (the behaviour is :class:`SheddingGame`'s)."""
 
-    game = "shedding"
+    game = GAME
 
     # ------------------------------------------------------------ the match
     rules: Rules
@@ -247,7 +248,7 @@ class DealState:
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """Rebuild a game from :meth:`to_dict`; raises ValueError for an unknown format."""
         # Not cls.game: compiled (mypyc), that is an attribute of instances only.
-        if data.get("format") != FORMAT or data.get("game") != "shedding":
+        if data.get("format") != FORMAT or data.get("game") != GAME:
             raise ValueError(f"not a format-{FORMAT} shedding game")
         game = cls(saved_rules(data["ruleset"], data["options"], data["players"]))
         try:
