@@ -25,10 +25,11 @@ from django.utils.safestring import SafeString, mark_safe
 from games import catalog
 from switchsite.problems import problem_classes
 from switchsite.requests import AuthenticatedHttpRequest
-from tournaments import charts, errors, results, selectors, services
+from tournaments import errors, selectors, services
+from tournaments.core import charts, results
+from tournaments.core.scoring import Scoring
 from tournaments.forms import RegisterForm, TableResultForm, TournamentForm
 from tournaments.models import Bye, ResultEntry, Round, Table, Tournament
-from tournaments.scoring import Scoring
 
 PRINT_CSS = {"all": ("tournaments/print.css",)}
 # The rows a result form shows when the number of deals (hands) is not fixed.

@@ -12,8 +12,8 @@ from typing import Any
 from django import forms
 
 from games import bots, catalog
+from tournaments.core.scoring import Scoring
 from tournaments.models import Tournament
-from tournaments.scoring import Scoring
 from tournaments.services import Entrant
 
 NAME_HEADERS = {"name", "player", "display name", "guest"}

@@ -1,8 +1,7 @@
 """Persistence for club tournaments: the event, its entries, rounds, tables, byes and score lines.
 
 Models are thin (constraints in ``Meta``, no logic in ``save()``): the rules live in the pure
-modules ``seating.py``, ``scoring.py`` and ``ratings.py``, writes in ``services.py``, reads in
-``selectors.py``. Standings are not stored: they are computed from the score lines, so a corrected
+core (``tournaments/core/``), writes in ``services/``, reads in ``selectors.py``. Standings are not stored: they are computed from the score lines, so a corrected
 line changes them at once; what is stored is only what cannot be recomputed (who sat where, the
 seeds of the draws) or what is expensive and history-dependent (ratings, via ``RatedGame``).
 """
@@ -16,8 +15,8 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
-from tournaments.scoring import ByePolicy, Scoring
-from tournaments.seating import SeatingMode
+from tournaments.core.scoring import ByePolicy, Scoring
+from tournaments.core.seating import SeatingMode
 
 
 def _choices(values: type[StrEnum]) -> list[tuple[str, str]]:

@@ -19,7 +19,10 @@ from django.urls import reverse
 from django.utils.text import slugify
 
 from games import catalog
-from tournaments import errors, ratings, results
+from tournaments import errors
+from tournaments.core import ratings, results
+from tournaments.core.scoring import Bye as ByeResult
+from tournaments.core.scoring import Scoring, StandingRow, TableResult, standings
 from tournaments.models import (
     Bye,
     Entry,
@@ -30,8 +33,6 @@ from tournaments.models import (
     TableSeat,
     Tournament,
 )
-from tournaments.scoring import Bye as ByeResult
-from tournaments.scoring import Scoring, StandingRow, TableResult, standings
 
 SLIP_BOXES_TO_TARGET = 8
 # The CSV's columns and the decimals each is rounded to (None: as it is).
@@ -292,7 +293,7 @@ def result_preview(
 ) -> list[dict[str, Any]]:
     """What a result would score, deal by deal, with running totals — before it is saved.
 
-    Raises :class:`~tournaments.results.ResultInvalid` when it cannot be right.
+    Raises :class:`~tournaments.core.results.ResultInvalid` when it cannot be right.
     """
     scoring = Scoring(tournament.scoring)
     hands = results.hands_from_result(table_format(tournament=tournament, names=names), result)

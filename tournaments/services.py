@@ -35,7 +35,10 @@ from games.engine import protocol
 from games.models import Match, Player
 from switchsite.problems import ServiceError
 from switchsite.tasks import publish_after_commit
-from tournaments import errors, ratings, results, seating, selectors
+from tournaments import errors, selectors
+from tournaments.core import meetings, ratings, results, seating
+from tournaments.core.scoring import ByePolicy, Scoring
+from tournaments.core.seating import SeatingMode
 from tournaments.models import (
     Bye,
     Entry,
@@ -47,8 +50,6 @@ from tournaments.models import (
     TableSeat,
     Tournament,
 )
-from tournaments.scoring import ByePolicy, Scoring
-from tournaments.seating import SeatingMode
 
 SEED_BITS = 62
 SCORINGS_OF_GAME = {
@@ -279,7 +280,7 @@ def round_edit(
         drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first()
         if drafted is None:
             raise errors.NoDraftRound("There is no drafted round to edit.")
-        proposed = seating.RoundSeating(
+        proposed = meetings.RoundSeating(
             tables=tuple(tuple(table) for table in tables if table), byes=tuple(byes)
         )
         report = _reviewed(tournament, drafted.number, proposed)
@@ -316,12 +317,12 @@ def _draft(tournament: Tournament) -> Round:
     )
     drafted = Round.objects.create(tournament=tournament, number=number, seed=seed)
     this_round = draw.rounds[0]
-    _seating_write(drafted, this_round, seating.repeat_report([this_round], history))
+    _seating_write(drafted, this_round, meetings.repeat_report([this_round], history))
     return drafted
 
 
 def _seating_write(
-    drafted: Round, seated: seating.RoundSeating[int], report: seating.RepeatReport
+    drafted: Round, seated: meetings.RoundSeating[int], report: meetings.RepeatReport
 ) -> None:
     tables = Table.objects.bulk_create(
         Table(round=drafted, number=number) for number in range(1, len(seated.tables) + 1)
@@ -337,8 +338,8 @@ def _seating_write(
 
 
 def _reviewed(
-    tournament: Tournament, number: int, proposed: seating.RoundSeating[int]
-) -> seating.RepeatReport:
+    tournament: Tournament, number: int, proposed: meetings.RoundSeating[int]
+) -> meetings.RepeatReport:
     try:
         return seating.review_round(
             proposed,
@@ -360,7 +361,7 @@ def _publish(tournament: Tournament, *, organiser: User) -> Round:
     drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first() or _draft(tournament)
     tables = list(drafted.tables.prefetch_related("seats__entry__player").order_by("number"))
     members = [[seat.entry for seat in table.seats.all()] for table in tables]  # in seat order
-    proposed = seating.RoundSeating(
+    proposed = meetings.RoundSeating(
         tables=tuple(tuple(entry.pk for entry in seated) for seated in members),
         byes=tuple(drafted.byes.values_list("entry_id", flat=True)),
     )
@@ -775,7 +776,7 @@ def _bounds(tournament: Tournament) -> seating.TableBounds:
     return seating.TableBounds(low, high, preferred=tournament.table_size)
 
 
-def _history(tournament: Tournament) -> seating.SeatingHistory[int]:
+def _history(tournament: Tournament) -> meetings.SeatingHistory[int]:
     """The published rounds as the seating module sees them."""
     played = Round.PLAYED
     tables: defaultdict[int, defaultdict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
@@ -789,8 +790,8 @@ def _history(tournament: Tournament) -> seating.SeatingHistory[int]:
         round__tournament=tournament, round__status__in=played
     ).values_list("round__number", "entry_id"):
         byes[number].append(entry)
-    return seating.SeatingHistory.from_rounds(
-        seating.RoundSeating(
+    return meetings.SeatingHistory.from_rounds(
+        meetings.RoundSeating(
             tables=tuple(tuple(members) for members in tables[number].values()),
             byes=tuple(byes[number]),
         )

@@ -14,11 +14,7 @@ STRICT_PATHS = [
     "games/abbott",
     "games/bots",
     "games/replay.py",
-    "tournaments/charts.py",
-    "tournaments/ratings.py",
-    "tournaments/results.py",
-    "tournaments/scoring.py",
-    "tournaments/seating.py",
+    "tournaments/core",
 ]
 
 

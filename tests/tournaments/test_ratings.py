@@ -2,7 +2,13 @@
 
 import pytest
 
-from tournaments.ratings import RatedMatch, Rating, initial_rating, rate_match, recompute_ratings
+from tournaments.core.ratings import (
+    RatedMatch,
+    Rating,
+    initial_rating,
+    rate_match,
+    recompute_ratings,
+)
 
 
 def test_a_new_player_starts_at_the_model_default():

@@ -14,7 +14,8 @@ from games.engine.protocol import HandOutcome, Outcome, solo_teams
 from games.models import Match, Player
 from tests.engine.test_abbott_scoring import JONES, WORKED_EXAMPLE
 from tests.tournaments.conftest import end_match, table_seats
-from tournaments import ratings, selectors, services, tasks
+from tournaments import selectors, services, tasks
+from tournaments.core import ratings
 from tournaments.models import RatedGame, Round, ScoreLine, Tournament
 
 pytestmark = pytest.mark.django_db

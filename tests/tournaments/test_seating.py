@@ -7,17 +7,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.seating import (
-    Layout,
+from tournaments.core.meetings import (
     RoundSeating,
-    SeatingError,
     SeatingHistory,
+    repeat_lower_bound,
+    repeat_report,
+)
+from tournaments.core.seating import (
+    Layout,
+    SeatingError,
     SeatingMode,
     TableBounds,
     draw_round,
     layout_with_bots,
-    repeat_lower_bound,
-    repeat_report,
     review_round,
     table_layout,
 )

@@ -8,9 +8,9 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from switchsite.api.schema import page_of
+from tournaments.core.scoring import ByePolicy, Scoring
+from tournaments.core.seating import SeatingMode
 from tournaments.models import Entry, Round, Table, Tournament
-from tournaments.scoring import ByePolicy, Scoring
-from tournaments.seating import SeatingMode
 
 
 class TournamentCreateSerializer(serializers.Serializer):

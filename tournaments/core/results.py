@@ -29,7 +29,7 @@ from typing import Any
 
 from games.abbott.scoring import game_winner, hand_scores
 from games.engine.protocol import HandOutcome, solo_teams
-from tournaments.scoring import Scoring, placement_points
+from tournaments.core.scoring import Scoring, placement_points
 
 
 class ResultInvalid(ValueError):

@@ -1,0 +1,3 @@
+"""The tournaments' pure core: seating, who met whom, scoring, desk results, rating math and the
+chart. Standard library only (and the games' pure rules): no Django, no I/O, no randomness that
+was not handed in, so every rule here is tested and reasoned about as plain functions."""

@@ -1,0 +1,279 @@
+"""The local search of balanced and Swiss seating: swaps of two entries between tables of a round.
+
+Pure (standard library only), driven by the ``random.Random`` it is handed for a fixed number of
+steps (never a clock), so the same entries, history and seed give the same plan.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from tournaments.core.meetings import SeatingHistory, meeting_cost
+
+Entry = TypeVar("Entry", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class Grouping(Generic[Entry]):
+    """A round's tables before seat order is decided."""
+
+    tables: list[list[Entry]]
+    byes: list[Entry]
+
+
+class SwapSearch(Generic[Entry]):
+    """Local search over swaps of two entries between tables of the same round.
+
+    Simulated annealing first (it finds the 16-players-tables-of-4 schedule in hundredths of a
+    second); if repeats remain, a tabu search from the best plan found, which only moves entries
+    out of a repeat and always takes the best such swap (after Dotú and Van Hentenryck's local
+    search for the social golfer problem), and gets out of the plateaus annealing stalls on.
+
+    ``meet[a][b]`` holds how often entries ``a`` and ``b`` have met, history included, so the
+    change in cost of a swap is read off the rows of the two entries swapped. The last table of
+    every round holds its byes, who meet nobody. Only entries of one kind (two bots, two humans)
+    are swapped, so every table keeps its number of bots.
+    """
+
+    START_TEMPERATURE = 25.0
+    STEPS_PER_SEAT = 1500
+    TABU_STEPS = 400
+    TABU_TENURE = (4, 30)
+    EPSILON = 1e-9
+
+    def __init__(
+        self,
+        entries: Sequence[Entry],
+        history: SeatingHistory[Entry],
+        rng: random.Random,
+        bots: frozenset[Entry],
+    ):
+        self.entries = list(entries)
+        self.is_bot = [entry in bots for entry in self.entries]
+        self.index = {entry: number for number, entry in enumerate(self.entries)}
+        self.met_before = [[history.met(a, b) for b in self.entries] for a in self.entries]
+        self.rng = rng
+        self.rounds: list[list[list[int]]] = []
+        self.bye_eligible: list[set[int]] = []
+        self.distance_weight = 0.0
+        self.home: list[int] = []
+        self._load([])
+
+    def add_round(
+        self, tables: list[list[Entry]], *, byes: Sequence[Entry], bye_eligible: Iterable[Entry]
+    ) -> None:
+        round_tables = [[self.index[e] for e in table] for table in tables]
+        round_tables.append([self.index[e] for e in byes])
+        self.bye_eligible.append({self.index[e] for e in bye_eligible})
+        self._load([*self.rounds, round_tables])
+
+    def _load(self, rounds: list[list[list[int]]]) -> None:
+        """Make ``rounds`` the current plan, recounting the meetings and where everyone sits."""
+        self.rounds = [[list(table) for table in tables] for tables in rounds]
+        self.meet = [list(row) for row in self.met_before]
+        self.table_of = []
+        for tables in self.rounds:
+            table_of = [len(tables) - 1] * len(self.entries)
+            for number, table in enumerate(tables[:-1]):
+                for player in table:
+                    table_of[player] = number
+                    for other in table:
+                        if other != player:
+                            self.meet[player][other] += 1
+            self.table_of.append(table_of)
+
+    def keep_near(self, home_tables: list[list[Entry]]) -> None:
+        """Add the distance from each entry's home table (single round) as a secondary cost.
+
+        The weight keeps the largest possible total distance below 10, the smallest step of the
+        repeat cost, so repeats are always minimised first.
+        """
+        # The bye table comes last, one past the lowest table: byes are for the lowest standing.
+        self.home = [len(home_tables)] * len(self.entries)
+        for number, table in enumerate(home_tables):
+            for entry in table:
+                self.home[self.index[entry]] = number
+        tables = len(home_tables) + 1
+        self.distance_weight = 10 / (len(self.entries) * tables + 1)
+
+    def _distance(self, player: int, table: int) -> float:
+        return self.distance_weight * abs(table - self.home[player])
+
+    def _swap_delta(self, round_number: int, a: int, b: int) -> float:
+        table_of = self.table_of[round_number]
+        tables = self.rounds[round_number]
+        bye_table = len(tables) - 1
+        table_a, table_b = table_of[a], table_of[b]
+        meet_a, meet_b = self.meet[a], self.meet[b]
+        delta = 0.0
+        if table_a != bye_table:
+            for x in tables[table_a]:
+                if x != a:
+                    delta += meeting_cost(meet_b[x]) - meeting_cost(meet_a[x] - 1)
+        if table_b != bye_table:
+            for y in tables[table_b]:
+                if y != b:
+                    delta += meeting_cost(meet_a[y]) - meeting_cost(meet_b[y] - 1)
+        if self.distance_weight:
+            delta += (
+                self._distance(a, table_b)
+                + self._distance(b, table_a)
+                - self._distance(a, table_a)
+                - self._distance(b, table_b)
+            )
+        return delta
+
+    def _swap(self, round_number: int, a: int, b: int) -> None:
+        table_of = self.table_of[round_number]
+        tables = self.rounds[round_number]
+        bye_table = len(tables) - 1
+        table_a, table_b = table_of[a], table_of[b]
+        for mover, stayer, old, new in ((a, b, table_a, table_b), (b, a, table_b, table_a)):
+            if old != bye_table:
+                for x in tables[old]:
+                    if x != mover:
+                        self.meet[mover][x] -= 1
+                        self.meet[x][mover] -= 1
+            if new != bye_table:
+                for y in tables[new]:
+                    if y != stayer:
+                        self.meet[mover][y] += 1
+                        self.meet[y][mover] += 1
+        tables[table_a][tables[table_a].index(a)] = b
+        tables[table_b][tables[table_b].index(b)] = a
+        table_of[a], table_of[b] = table_b, table_a
+
+    def _cost(self) -> float:
+        """Total cost of the plan, history's own meetings excluded (they are the same in every plan)."""
+        repeat_cost = 0
+        seen: Counter[tuple[int, int]] = Counter()
+        for tables in self.rounds:
+            for table in tables[:-1]:
+                for i, a in enumerate(table):
+                    for b in table[i + 1 :]:
+                        seen[min(a, b), max(a, b)] += 1
+        for (a, b), count in seen.items():
+            before = self.meet[a][b] - count
+            repeat_cost += sum(meeting_cost(before + k) for k in range(count))
+        distance = 0.0
+        if self.distance_weight:
+            for number, table in enumerate(self.rounds[0]):
+                distance += sum(self._distance(player, number) for player in table)
+        return repeat_cost + distance
+
+    def best_plan(self, good_enough: float = 0) -> list[Grouping[Entry]]:
+        """The best plan found; the search stops early at a cost of ``good_enough`` or less."""
+        movable = [
+            number
+            for number, tables in enumerate(self.rounds)
+            if len(tables) - (0 if self.bye_eligible[number] else 1) >= 2
+        ]
+        if not movable:
+            return self._groupings(self.rounds)
+        best, best_cost = self._anneal(movable, good_enough)
+        # Every repeat costs at least 30, the distance from home tables less than 10 in all.
+        if best_cost >= 10 and best_cost > good_enough:
+            self._load(best)
+            best = self._tabu(movable, best_cost, good_enough)
+        return self._groupings(best)
+
+    def _anneal(
+        self, movable: list[int], good_enough: float
+    ) -> tuple[list[list[list[int]]], float]:
+        """Random swaps, worse ones accepted less and less often; returns the best plan and cost."""
+        steps = self.STEPS_PER_SEAT * len(self.entries) * len(self.rounds)
+        cost = best_cost = self._cost()
+        best = self._snapshot()
+        final_temperature = min(1.0, self.distance_weight or 1.0) / 10
+        cooling = (final_temperature / self.START_TEMPERATURE) ** (1 / steps)
+        temperature = self.START_TEMPERATURE
+        rng = self.rng
+        for _ in range(steps):
+            if best_cost <= good_enough:
+                break
+            temperature *= cooling
+            round_number = rng.choice(movable)
+            a = rng.randrange(len(self.entries))
+            b = rng.randrange(len(self.entries))
+            if not self._may_swap(round_number, a, b):
+                continue
+            delta = self._swap_delta(round_number, a, b)
+            if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+                self._swap(round_number, a, b)
+                cost += delta
+                if cost < best_cost - self.EPSILON:
+                    best_cost = cost
+                    best = self._snapshot()
+        return best, best_cost
+
+    def _tabu(self, movable: list[int], cost: float, good_enough: float) -> list[list[list[int]]]:
+        """Each step takes the best swap that moves an entry out of a repeat, even a worse one.
+
+        Swapping a pair back soon after is tabu, unless that gives a new best plan.
+        """
+        best, best_cost = self._snapshot(), cost
+        tabu_until: dict[tuple[int, int, int], int] = {}
+        for step in range(self.TABU_STEPS):
+            if best_cost < 10 or best_cost <= good_enough:
+                break
+            lowest, candidates = math.inf, []
+            for round_number in movable:
+                for a in self._entries_in_repeats(round_number):
+                    for b in range(len(self.entries)):
+                        if not self._may_swap(round_number, a, b):
+                            continue
+                        delta = self._swap_delta(round_number, a, b)
+                        is_tabu = tabu_until.get((round_number, a, b), -1) >= step
+                        if is_tabu and cost + delta >= best_cost - self.EPSILON:
+                            continue
+                        if delta < lowest - self.EPSILON:
+                            lowest, candidates = delta, [(round_number, a, b)]
+                        elif delta <= lowest + self.EPSILON:
+                            candidates.append((round_number, a, b))
+            if not candidates:
+                break
+            round_number, a, b = self.rng.choice(candidates)
+            self._swap(round_number, a, b)
+            cost += lowest
+            until = step + self.rng.randint(*self.TABU_TENURE)
+            tabu_until[round_number, a, b] = tabu_until[round_number, b, a] = until
+            if cost < best_cost - self.EPSILON:
+                best, best_cost = self._snapshot(), cost
+        return best
+
+    def _entries_in_repeats(self, round_number: int) -> list[int]:
+        """Entries seated this round with a tablemate they meet for at least the second time."""
+        tables = self.rounds[round_number]
+        return [
+            player
+            for table in tables[:-1]
+            for player in table
+            if any(self.meet[player][other] > 1 for other in table if other != player)
+        ]
+
+    def _may_swap(self, round_number: int, a: int, b: int) -> bool:
+        """Whether ``a`` and ``b`` (of one kind) sit at different tables, any bye to someone due one."""
+        table_of = self.table_of[round_number]
+        table_a, table_b = table_of[a], table_of[b]
+        if table_a == table_b or self.is_bot[a] != self.is_bot[b]:
+            return False
+        bye_table = len(self.rounds[round_number]) - 1
+        eligible = self.bye_eligible[round_number]
+        return (table_a != bye_table or b in eligible) and (table_b != bye_table or a in eligible)
+
+    def _snapshot(self) -> list[list[list[int]]]:
+        return [[list(table) for table in tables] for tables in self.rounds]
+
+    def _groupings(self, rounds: list[list[list[int]]]) -> list[Grouping[Entry]]:
+        return [
+            Grouping(
+                tables=[[self.entries[p] for p in table] for table in tables[:-1]],
+                byes=[self.entries[p] for p in tables[-1]],
+            )
+            for tables in rounds
+        ]
