@@ -1,0 +1,271 @@
+"""The desk's own pages and buttons: the next step, withdraw, register, a table's result,
+standings and the printable sheets. Every button calls the same service as the API, so the
+rules hold whichever door is used."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import admin, messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils.safestring import SafeString, mark_safe
+
+from games import catalog
+from switchsite.problems import problem_classes
+from switchsite.requests import AuthenticatedHttpRequest
+from tournaments import errors, selectors, services
+from tournaments.core import charts, results
+from tournaments.core.scoring import Scoring
+from tournaments.forms import RegisterForm, TableResultForm
+from tournaments.models import Tournament
+
+PRINT_CSS = {"all": ("tournaments/print.css",)}
+# The rows a result form shows when the number of deals (hands) is not fixed.
+OPEN_ENDED_ROWS = {Scoring.ABBOTT: 6, Scoring.FRENCH: 4, Scoring.PLACEMENT: 4}
+
+
+# What each button of the desk does: the service, and the message when it is done.
+STEPS: dict[str, tuple[Callable[..., Any], str]] = {
+    "start": (services.tournament_start, "Round 1 is seated and published."),
+    "draft": (services.round_draft, "The next round is drafted: check its tables, then publish."),
+    "publish": (services.round_publish, "The drafted round is published."),
+    "next_round": (services.round_next, "The next round is seated and published."),
+}
+
+
+class DeskViews(admin.ModelAdmin):
+    """The views behind the desk's buttons and links (``TournamentAdmin`` mounts them)."""
+
+    def _back(self, tournament: Tournament) -> HttpResponse:
+        return redirect("admin:tournaments_tournament_change", tournament.pk)
+
+    def step_view(self, request: AuthenticatedHttpRequest, tournament: Tournament) -> HttpResponse:
+        """One of the desk's buttons: the next step of the evening (POST only)."""
+        step = STEPS.get(request.POST.get("step", "")) if request.method == "POST" else None
+        if step is None:
+            raise Http404("No such step.")
+        service, done = step
+        try:
+            service(tournament_id=tournament.pk, user=request.user)
+        except problem_classes() as error:
+            self.message_user(request, str(error), messages.ERROR)
+        else:
+            self.message_user(request, done, messages.SUCCESS)
+        return self._back(tournament)
+
+    def withdraw_view(
+        self, request: AuthenticatedHttpRequest, tournament: Tournament
+    ) -> HttpResponse:
+        """Drop an entry (POST ``name``): it keeps its results and is not seated again."""
+        if request.method != "POST":
+            raise Http404("Withdraw with the button on the tournament's page.")
+        try:
+            entry = services.entry_withdraw(
+                tournament_id=tournament.pk, user=request.user, name=request.POST.get("name", "")
+            )
+        except problem_classes() as error:
+            self.message_user(request, str(error), messages.ERROR)
+        else:
+            self.message_user(
+                request, f"{entry.name} is withdrawn (results kept).", messages.SUCCESS
+            )
+        return self._back(tournament)
+
+    def register_view(
+        self, request: AuthenticatedHttpRequest, tournament: Tournament
+    ) -> HttpResponse:
+        """Register many entrants in one step (late entries too), all or none."""
+        game = catalog.find_ruleset(tournament.ruleset).game
+        form = RegisterForm(request.POST if request.method == "POST" else None, game=game)
+        if request.method == "POST" and form.is_valid():
+            entrants = form.entrants()
+            try:
+                entries = services.entries_register(
+                    tournament_id=tournament.pk, user=request.user, entrants=entrants
+                )
+            except problem_classes() as error:
+                form.add_error(None, str(error))
+                for where, problems in (getattr(error, "errors", None) or {}).items():
+                    index = int(where.removeprefix("entries[").rstrip("]"))
+                    who = entrants[index].guest or entrants[index].player or entrants[index].bot
+                    form.add_error(None, f"{who}: {' '.join(problems)}")
+            else:
+                joined = {entry.joined_round for entry in entries}
+                self.message_user(
+                    request,
+                    f"{len(entries)} registered (playing from round {min(joined)}).",
+                    messages.SUCCESS,
+                )
+                return self._back(tournament)
+        return self._page(
+            request,
+            "form.html",
+            title=f"Register for {tournament}",
+            form=form,
+            submit="Register",
+            parent=tournament,
+        )
+
+    def result_view(
+        self,
+        request: AuthenticatedHttpRequest,
+        tournament: Tournament,
+        round_number: int,
+        table_number: int,
+    ) -> HttpResponse:
+        """A table's result: checked and shown with running totals, then saved (a correction
+        when the table has one already: the earlier versions stay on record)."""
+        try:
+            table = selectors.table_of(
+                tournament=tournament, round_number=round_number, table_number=table_number
+            )
+        except errors.TableNotFound as error:
+            raise Http404(str(error)) from None
+        names = [s.entry.name for s in table.seats.select_related("entry").order_by("seat")]
+        entered = table.result_entries.order_by("-entered_at", "-pk").first()
+        scoring = Scoring(tournament.scoring)
+        # Abbott's hands are played to the target, whatever number of deals is set.
+        fixed_deals = tournament.deals_per_round if scoring != Scoring.ABBOTT else None
+        earlier = sum(len(items) for items in (entered.result if entered else {}).values())
+        wanted = _int_or_none(request.GET.get("rows")) or 0
+        fixed = fixed_deals is not None
+        rows = (
+            fixed_deals
+            if fixed_deals is not None
+            else max(OPEN_ENDED_ROWS[scoring], earlier + 1, wanted)
+        )
+        initial = (
+            TableResultForm.initial_from(tournament.scoring, names, entered.result)
+            if entered
+            else {}
+        )
+        form = TableResultForm(
+            request.POST if request.method == "POST" else None,
+            initial=initial,
+            scoring=tournament.scoring,
+            names=names,
+            rows=rows,
+            fixed=fixed,
+        )
+        preview, problems = None, []
+        if request.method == "POST" and form.is_valid():
+            result = form.result()
+            try:
+                preview = selectors.result_preview(
+                    tournament=tournament, names=names, result=result
+                )
+                if "_save" in request.POST:
+                    services.table_result_enter(
+                        tournament_id=tournament.pk,
+                        round_number=round_number,
+                        table_number=table_number,
+                        user=request.user,
+                        result=result,
+                        replace=table.recorded_at is not None,
+                    )
+                    self.message_user(
+                        request, f"Table {table_number}'s result is saved.", messages.SUCCESS
+                    )
+                    return self._back(tournament)
+            except results.ResultInvalid as error:
+                problems = _readable(error.errors)
+            except problem_classes() as error:
+                problems = [str(error), *_readable(getattr(error, "errors", None) or {})]
+        return self._page(
+            request,
+            "result.html",
+            title=f"Result of table {table_number}, round {round_number}",
+            parent=tournament,
+            table=table,
+            names=names,
+            form=form,
+            grid=form.grid(),
+            scoring=tournament.scoring,
+            preview=preview,
+            problems=problems,
+            entered=entered,
+            history=table.result_entries.select_related("entered_by").order_by("entered_at"),
+            more_rows=None if fixed else rows + 2,
+        )
+
+    def standings_view(
+        self, request: AuthenticatedHttpRequest, tournament: selectors.ListedTournament
+    ) -> HttpResponse:
+        """Rank, player, points, deals won, tie-breaks and a column per round, and the chart —
+        with the selector's fixed number of queries whatever the field size."""
+        standings = selectors.standings_table(tournament=tournament)
+        return self._page(
+            request,
+            "standings.html",
+            title=f"Standings — {tournament}",
+            parent=tournament,
+            tournament=tournament,
+            rounds_played=tournament.current_round,
+            standings=standings,
+            rows=[
+                (row, [row["round_points"][n] for n in standings.round_numbers])
+                for row in standings.rows
+            ],
+            chart=_chart(standings),
+        )
+
+    def print_view(
+        self, request: AuthenticatedHttpRequest, tournament: Tournament, sheet: str
+    ) -> HttpResponse:
+        """A4 sheets for the desk: ``pairings`` (by table and by name), ``slips`` (one result
+        slip per table) or ``standings``. The round is ``?round=N``, by default the latest."""
+        if sheet not in ("pairings", "slips", "standings"):
+            raise Http404("No such sheet.")
+        context: dict[str, Any] = {"tournament": tournament, "sheet": sheet}
+        if sheet == "standings":
+            context["standings"] = selectors.standings_table(tournament=tournament)
+        else:
+            seated = selectors.round_seating(
+                rounds=selectors.tournament_detail(tournament=tournament)["rounds"],
+                number=_int_or_none(request.GET.get("round")),
+            )
+            if seated is None:
+                raise Http404("No round is seated yet.")
+            context["round"] = seated
+            context["deal_boxes"] = range(1, selectors.slip_columns(tournament=tournament) + 1)
+        return self._page(
+            request,
+            f"print_{sheet}.html",
+            title=f"{tournament}: {sheet}",
+            parent=tournament,
+            **context,
+        )
+
+    def _page(self, request: HttpRequest, template: str, **context: Any) -> TemplateResponse:
+        return TemplateResponse(
+            request,
+            f"admin/tournaments/tournament/{template}",
+            {**self.admin_site.each_context(request), "opts": self.opts, **context},
+        )
+
+
+def _chart(standings: selectors.Standings) -> SafeString:
+    return mark_safe(  # built from escaped names and numbers only
+        charts.score_chart_svg(standings.score_history, standings.round_numbers)
+    )
+
+
+def _readable(errors: dict[str, list[str]]) -> list[str]:
+    """``deals[1].points_left: No tally for Bob.`` as ``Deal 2: No tally for Bob.``"""
+    lines = []
+    for where, problems in errors.items():
+        head = where.split(".")[0]
+        if "[" in head:
+            kind, index = head.rstrip("]").split("[")
+            head = f"{kind.rstrip('s').capitalize()} {int(index) + 1}"
+        else:
+            head = head.capitalize()
+        lines += [f"{head}: {problem}" for problem in problems]
+    return lines
+
+
+def _int_or_none(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() else None

@@ -1,0 +1,191 @@
+"""The tournaments' list and each tournament's page, with the desk panel at its top (the
+views behind its buttons are in ``desk.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import path, reverse
+
+from switchsite.problems import problem_classes
+from tournaments import selectors, services
+from tournaments.admin.desk import PRINT_CSS, DeskViews
+from tournaments.forms import TournamentForm
+from tournaments.models import Round, Tournament
+
+
+class RoundFilter(admin.SimpleListFilter):
+    """Tournaments by the number of rounds published so far."""
+
+    title = "round"
+    parameter_name = "round"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        most = max(Tournament.objects.values_list("planned_rounds", flat=True), default=0)
+        return [("0", "not started"), *((str(n), f"round {n}") for n in range(1, most + 1))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        value = self.value()
+        if value is None:
+            return queryset
+        return queryset.filter(current_round=int(value))
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ("number", "status", "repeats", "repeat_lower_bound", "seed")
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(DeskViews):
+    list_display = (
+        "name",
+        "ruleset",
+        "scoring",
+        "play",
+        "status",
+        "current_round",
+        "planned_rounds",
+        "entry_count",
+        "created_at",
+    )
+    list_filter = ("status", RoundFilter, "play", "scoring", "ruleset")
+    search_fields = ("name",)
+    inlines = (RoundInline,)
+    # Everything but the name and the public flag is fixed at creation, where the service checks it.
+    fields = (*TournamentForm.Meta.fields, "status", "seed", "created_by", "created_at")
+    readonly_fields = tuple(field for field in fields if field not in ("name", "public"))
+    actions = ("export_csv",)
+    change_form_template = "admin/tournaments/tournament/change_form.html"
+
+    class Media:
+        css = PRINT_CSS
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return selectors.tournament_list().select_related("created_by")
+
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """A new tournament through ``services.tournament_create``, which checks the ruleset,
+        scoring, table size and house rules; a refusal is shown on the form."""
+        assert isinstance(request.user, User)  # the admin site lets only staff in
+        form = TournamentForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                created = services.tournament_create(
+                    creator=request.user, **form.service_arguments()
+                )
+            except problem_classes() as error:
+                form.add_error(None, str(error))
+            else:
+                self.message_user(request, f"{created} is open for registration.", messages.SUCCESS)
+                return redirect("admin:tournaments_tournament_change", created.pk)
+        return self._page(request, "form.html", title="New tournament", form=form, submit="Create")
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        tournament = self.get_object(request, object_id)
+        desk = _desk(tournament) if tournament is not None else {}
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **desk})
+
+    def view_on_site(self, tournament: Tournament) -> str | None:
+        """The public page ("View on site"), for a public tournament."""
+        return reverse("tournament-public", args=[tournament.pk]) if tournament.public else None
+
+    @admin.display(description="round", ordering="current_round")
+    def current_round(self, tournament: selectors.ListedTournament) -> int:
+        return tournament.current_round
+
+    @admin.display(description="entries", ordering="entry_count")
+    def entry_count(self, tournament: selectors.ListedTournament) -> int:
+        return tournament.entry_count
+
+    @admin.action(description="Export standings as CSV (one tournament)")
+    def export_csv(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        if queryset.count() != 1:
+            self.message_user(request, "Select exactly one tournament to export.", messages.ERROR)
+            return None
+        tournament = queryset.get()
+        standings = selectors.standings_table(tournament=tournament)
+        response = HttpResponse(
+            selectors.standings_csv(standings=standings), content_type="text/csv"
+        )
+        filename = selectors.standings_filename(tournament=tournament)
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+    def get_urls(self) -> list[Any]:
+        def view(method: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+            return self.admin_site.admin_view(self._with_tournament(method))
+
+        name = "tournaments_tournament_"
+        return [
+            path("<int:object_id>/step/", view(self.step_view), name=f"{name}step"),
+            path("<int:object_id>/withdraw/", view(self.withdraw_view), name=f"{name}withdraw"),
+            path("<int:object_id>/register/", view(self.register_view), name=f"{name}register"),
+            path("<int:object_id>/standings/", view(self.standings_view), name=f"{name}standings"),
+            path(
+                "<int:object_id>/rounds/<int:round_number>/tables/<int:table_number>/result/",
+                view(self.result_view),
+                name=f"{name}result",
+            ),
+            path(
+                "<int:object_id>/print/<str:sheet>/",
+                view(self.print_view),
+                name=f"{name}print",
+            ),
+            *super().get_urls(),
+        ]
+
+    def _with_tournament(self, method: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        def wrapped(request: HttpRequest, object_id: int, **kwargs: Any) -> HttpResponse:
+            tournament = self.get_object(request, str(object_id))
+            if tournament is None:
+                # Django's own answer for a missing object (private, so not in the stubs).
+                return self._get_obj_does_not_exist_redirect(  # type: ignore[attr-defined]
+                    request, self.opts, str(object_id)
+                )
+            return method(request, tournament, **kwargs)
+
+        return wrapped
+
+
+def _desk(tournament: Tournament) -> dict[str, Any]:
+    """What the desk panel of the tournament's page shows: the next steps, the current round's
+    tables with their results, and the entries."""
+    seated = selectors.round_seating(
+        rounds=selectors.tournament_detail(tournament=tournament)["rounds"], number=None
+    )
+    drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first()
+    steps = []
+    if tournament.status == Tournament.Status.REGISTERING:
+        steps = [("start", "Start: seat and publish round 1"), ("draft", "Seat round 1 as a draft")]
+    elif tournament.status == Tournament.Status.ROUND_COMPLETE:
+        steps = [("next_round", "Seat and publish the next round"), ("draft", "Seat it as a draft")]
+    if drafted is not None:
+        steps = [("publish", f"Publish round {drafted.number}"), *steps]
+    return {
+        "desk_steps": steps,
+        "desk_draft": drafted,
+        "desk_round": seated,
+        "desk_entries": list(tournament.entries.order_by("name")),
+    }

@@ -1,0 +1,52 @@
+"""Every write of the tournament service.
+
+Each public function is one transaction that locks the tournament row (``select_for_update``)
+first — table results, seating and corrections of one event therefore queue behind each other, and
+locks on players' ratings are always taken after it, in id order. Functions raise a
+:class:`~switchsite.problems.ServiceError` and write nothing when a rule forbids the change.
+
+The flow of a round: :func:`round_draft` seats it (the organiser may then edit the tables in the
+admin), :func:`round_publish` checks the seating and, online, creates and starts one match per
+table; the API's ``start/`` and ``next-round/`` do both at once. When a table's match ends,
+:func:`table_result_record` (run by a task) writes its score lines and rating updates; offline
+tables (real cards), and online tables the desk adjudicates, get theirs from
+:func:`table_result_enter`. The round closes once every table is in. Standings are computed from
+the score lines when read.
+
+One module per thing written: the event (``tournaments``), its ``entries``, ``rounds``, table
+results (``table_results``) and the ratings they update (``rating_updates``); this package's
+namespace is the services' one door.
+"""
+
+from tournaments.services.entries import Entrant, entries_register, entry_register, entry_withdraw
+from tournaments.services.rounds import (
+    round_draft,
+    round_edit,
+    round_next,
+    round_publish,
+    tournament_start,
+)
+from tournaments.services.table_results import (
+    standings_recompute,
+    table_result_enter,
+    table_result_record,
+    unscored_matches,
+)
+from tournaments.services.tournaments import tournament_create
+
+__all__ = [
+    "Entrant",
+    "entries_register",
+    "entry_register",
+    "entry_withdraw",
+    "round_draft",
+    "round_edit",
+    "round_next",
+    "round_publish",
+    "standings_recompute",
+    "table_result_enter",
+    "table_result_record",
+    "tournament_create",
+    "tournament_start",
+    "unscored_matches",
+]

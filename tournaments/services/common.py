@@ -1,0 +1,73 @@
+"""What every write of the tournament service shares: the staff check, the tournament row
+locked first, and how the published rounds are read for seating."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.contrib.auth.models import User
+
+from games import catalog
+from tournaments import errors
+from tournaments.core import meetings, seating
+from tournaments.models import Bye, Round, TableSeat, Tournament
+
+SEED_BITS = 62
+
+
+def require_staff(user: User, doing: str) -> None:
+    if not user.is_staff:
+        raise errors.StaffOnly(f"Only staff may {doing}.")
+
+
+def locked_tournament(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise errors.TournamentNotFound(f"There is no tournament {tournament_id}.") from None
+
+
+def rounds_played(tournament: Tournament) -> int:
+    """Rounds published so far (a draft is not played yet)."""
+    return tournament.rounds.exclude(status=Round.Status.DRAFT).count()
+
+
+def seatable_entries(tournament: Tournament, number: int) -> list[int]:
+    """Ids of the entries to seat in round ``number``, in id order (the draw needs a stable one)."""
+    return list(
+        tournament.entries.filter(withdrawn_after__isnull=True, joined_round__lte=number)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def bot_entry_ids(tournament: Tournament) -> set[int]:
+    return set(tournament.entries.exclude(bot_strategy="").values_list("pk", flat=True))
+
+
+def table_bounds(tournament: Tournament) -> seating.TableBounds:
+    low, high = catalog.find_ruleset(tournament.ruleset).players
+    return seating.TableBounds(low, high, preferred=tournament.table_size)
+
+
+def seating_history(tournament: Tournament) -> meetings.SeatingHistory[int]:
+    """The published rounds as the seating module sees them."""
+    played = Round.PLAYED
+    tables: defaultdict[int, defaultdict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    seats = TableSeat.objects.filter(round__tournament=tournament, round__status__in=played)
+    for number, table, entry in seats.order_by(
+        "round__number", "table__number", "seat"
+    ).values_list("round__number", "table__number", "entry_id"):
+        tables[number][table].append(entry)
+    byes: defaultdict[int, list[int]] = defaultdict(list)
+    for number, entry in Bye.objects.filter(
+        round__tournament=tournament, round__status__in=played
+    ).values_list("round__number", "entry_id"):
+        byes[number].append(entry)
+    return meetings.SeatingHistory.from_rounds(
+        meetings.RoundSeating(
+            tables=tuple(tuple(members) for members in tables[number].values()),
+            byes=tuple(byes[number]),
+        )
+        for number in sorted(set(tables) | set(byes))
+    )

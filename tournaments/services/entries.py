@@ -1,0 +1,151 @@
+"""Entries: players, guests and bot entrants registered, withdrawn and (late) entering."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from games import bots, catalog
+from games import errors as game_errors
+from switchsite.problems import ServiceError
+from tournaments import errors
+from tournaments.models import Entry, Tournament
+from tournaments.services.common import locked_tournament, require_staff, rounds_played
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """Who to register: nobody named (the caller), a ``player`` by username, a ``guest`` by
+    display name, or a ``bot`` strategy with an optional display ``name``."""
+
+    player: str | None = None
+    guest: str | None = None
+    bot: str | None = None
+    name: str | None = None
+
+
+def entry_register(*, tournament_id: int, user: User, entrant: Entrant) -> Entry:
+    """Register the caller, or (staff) a player, a guest or a bot entrant.
+
+    Registering after the start is a late entry: the entry is seated from the next round on. A
+    withdrawn player who registers again comes back the same way, with their results so far.
+    """
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        return _entry_add(tournament, user, entrant)
+
+
+def entries_register(*, tournament_id: int, user: User, entrants: Sequence[Entrant]) -> list[Entry]:
+    """Register many entrants at once (staff), all or none: every refusal is reported, by item."""
+    require_staff(user, "register entries in bulk")
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        entries, refused = [], {}
+        for index, entrant in enumerate(entrants):
+            try:
+                entries.append(_entry_add(tournament, user, entrant))
+            except ServiceError as error:
+                refused[f"entries[{index}]"] = [error.detail]
+        if refused:
+            raise errors.InvalidEntries(
+                f"{len(refused)} of {len(entrants)} entries refused; nobody was registered.",
+                errors=refused,
+            )
+        return entries
+
+
+def _entry_add(tournament: Tournament, user: User, entrant: Entrant) -> Entry:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.NotRegistering("The tournament is finished.")
+    next_round = rounds_played(tournament) + 1
+    if entrant.bot is not None:
+        require_staff(user, "enter a bot")
+        return _bot_entry_create(tournament, entrant, joined_round=next_round)
+    if entrant.guest is not None:
+        require_staff(user, "enter a guest")
+        display = _free_name(tournament, entrant.guest)
+        return Entry.objects.create(tournament=tournament, name=display, joined_round=next_round)
+    player = _entrant(user, entrant.player)
+    entry = Entry.objects.filter(tournament=tournament, player=player).first()
+    if entry is not None and entry.is_active:
+        raise errors.AlreadyRegistered(f"{entry.name} is already registered.")
+    if entry is not None:
+        entry.withdrawn_after = None
+        entry.joined_round = max(entry.joined_round, next_round)
+        entry.save(update_fields=["withdrawn_after", "joined_round"])
+        return entry
+    display = _free_name(tournament, player.get_username())
+    return Entry.objects.create(
+        tournament=tournament, player=player, name=display, joined_round=next_round
+    )
+
+
+def entry_withdraw(
+    *,
+    tournament_id: int,
+    user: User,
+    player: str | None = None,
+    name: str | None = None,
+) -> Entry:
+    """Withdraw the caller, or (staff) a player by username or any entry by its display name.
+
+    The entry keeps its results and its place in the standings; it is not seated again.
+    """
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise errors.NotRegistering("The tournament is finished.")
+        if name is not None:
+            require_staff(user, "withdraw another entry")
+            entry = Entry.objects.filter(tournament=tournament, name__iexact=name.strip()).first()
+        else:
+            entry = Entry.objects.filter(
+                tournament=tournament, player=_entrant(user, player)
+            ).first()
+        if entry is None or not entry.is_active:
+            raise errors.NotRegistered("There is no such active entry in this tournament.")
+        entry.withdrawn_after = rounds_played(tournament)
+        entry.save(update_fields=["withdrawn_after"])
+        return entry
+
+
+def _entrant(user: User, username: str | None) -> User:
+    """The user an entry is for: the caller, or (staff only) the player named."""
+    if username is None:
+        return user
+    require_staff(user, "register or withdraw another player")
+    entrant = get_user_model().objects.filter(username=username).first()
+    if entrant is None:
+        raise errors.UnknownPlayer(f"There is no player {username!r}.")
+    return entrant
+
+
+def _bot_entry_create(tournament: Tournament, entrant: Entrant, *, joined_round: int) -> Entry:
+    if tournament.play == Tournament.Play.OFFLINE:
+        raise errors.BotsNeedOnlinePlay(
+            "Bots need online play: this tournament is played offline, with real cards."
+        )
+    game = catalog.find_ruleset(tournament.ruleset).game
+    if entrant.bot not in bots.strategies_for(game):
+        known = ", ".join(bots.strategies_for(game))
+        raise game_errors.InvalidBots(f"unknown bot strategy {entrant.bot!r}; known: {known}")
+    display = _free_name(
+        tournament, entrant.name or f"{entrant.bot} bot {tournament.entries.count() + 1}"
+    )
+    return Entry.objects.create(
+        tournament=tournament, bot_strategy=entrant.bot, name=display, joined_round=joined_round
+    )
+
+
+def _free_name(tournament: Tournament, name: str) -> str:
+    """``name`` without surrounding spaces, if no entry has it yet (whatever the letter case)."""
+    display = " ".join(name.split())
+    if not display:
+        raise errors.InvalidEntries("A display name cannot be blank.")
+    if Entry.objects.filter(tournament=tournament, name__iexact=display).exists():
+        raise errors.NameTaken(f"An entry named {display!r} is already registered.")
+    return display

@@ -1,0 +1,229 @@
+"""Rounds: drafted, edited, published (online: one started match per table)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games import services as game_services
+from games.models import Match
+from tournaments import errors, selectors
+from tournaments.core import meetings, seating
+from tournaments.core.seating import SeatingMode
+from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
+from tournaments.services.common import (
+    SEED_BITS,
+    bot_entry_ids,
+    locked_tournament,
+    require_staff,
+    rounds_played,
+    seatable_entries,
+    seating_history,
+    table_bounds,
+)
+
+
+def tournament_start(*, tournament_id: int, user: User) -> Round:
+    """Seat round 1 and start its tables (or publish the organiser's draft of it)."""
+    require_staff(user, "start a tournament")
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if tournament.status != Tournament.Status.REGISTERING:
+            raise errors.AlreadyStarted("The tournament has already started.")
+        return _publish(tournament, organiser=user)
+
+
+def round_next(*, tournament_id: int, user: User) -> Round:
+    """Seat the next round and start its tables, once every table of the last one is finished."""
+    require_staff(user, "seat the next round")
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        _require_round_complete(tournament)
+        return _publish(tournament, organiser=user)
+
+
+def round_draft(*, tournament_id: int, user: User) -> Round:
+    """Seat the next round as a draft for the organiser to review; replaces an earlier draft."""
+    require_staff(user, "seat a round")
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if tournament.status != Tournament.Status.REGISTERING:
+            _require_round_complete(tournament)
+        return _draft(tournament)
+
+
+def round_publish(*, tournament_id: int, user: User) -> Round:
+    """Check the drafted round (as the organiser may have edited it) and start its tables."""
+    require_staff(user, "publish a round")
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if not tournament.rounds.filter(status=Round.Status.DRAFT).exists():
+            raise errors.NoDraftRound("There is no drafted round to publish.")
+        if tournament.status != Tournament.Status.REGISTERING:
+            _require_round_complete(tournament)
+        return _publish(tournament, organiser=user)
+
+
+def _require_round_complete(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.REGISTERING:
+        raise errors.NotStarted("The tournament has not started: start it first.")
+    if tournament.status == Tournament.Status.RUNNING:
+        raise errors.RoundInProgress("Tables of the current round are still playing.")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.TournamentFinished("Every round has been played.")
+
+
+def round_edit(
+    *,
+    tournament_id: int,
+    user: User,
+    tables: Sequence[Sequence[int]],
+    byes: Sequence[int] = (),
+) -> Round:
+    """The organiser's edit of the drafted round: its tables (entry ids in seat order) and byes.
+
+    Checked against the rules at once (every active entry placed once, tables within the
+    ruleset's sizes), so a bad edit is refused here rather than when publishing.
+    """
+    require_staff(user, "edit a round")
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first()
+        if drafted is None:
+            raise errors.NoDraftRound("There is no drafted round to edit.")
+        proposed = meetings.RoundSeating(
+            tables=tuple(tuple(table) for table in tables if table), byes=tuple(byes)
+        )
+        report = _reviewed(tournament, drafted.number, proposed)
+        drafted.tables.all().delete()
+        drafted.byes.all().delete()
+        _seating_write(drafted, proposed, report)
+        return drafted
+
+
+def _draft(tournament: Tournament) -> Round:
+    number = rounds_played(tournament) + 1
+    tournament.rounds.filter(status=Round.Status.DRAFT).delete()
+    bounds = table_bounds(tournament)
+    entries = seatable_entries(tournament, number)
+    if len(entries) < bounds.min_players:
+        raise errors.NotEnoughEntries(
+            f"{len(entries)} active entries; a table of {tournament.ruleset} needs {bounds.min_players}."
+        )
+    if tournament.seating == SeatingMode.SWISS:
+        order = {
+            row.entry: row.rank for row in selectors.tournament_standings(tournament=tournament)
+        }
+        entries.sort(key=lambda entry: order.get(entry, len(order)))
+    history = seating_history(tournament)
+    seed = secrets.randbits(SEED_BITS)
+    draw = seating.draw_round(
+        entries,
+        mode=tournament.seating,
+        bounds=bounds,
+        history=history,
+        seed=seed,
+        rounds_left=tournament.planned_rounds - number + 1,
+        bots=bot_entry_ids(tournament),
+    )
+    drafted = Round.objects.create(tournament=tournament, number=number, seed=seed)
+    this_round = draw.rounds[0]
+    _seating_write(drafted, this_round, meetings.repeat_report([this_round], history))
+    return drafted
+
+
+def _seating_write(
+    drafted: Round, seated: meetings.RoundSeating[int], report: meetings.RepeatReport
+) -> None:
+    tables = Table.objects.bulk_create(
+        Table(round=drafted, number=number) for number in range(1, len(seated.tables) + 1)
+    )
+    TableSeat.objects.bulk_create(
+        TableSeat(round=drafted, table=table, seat=seat, entry_id=entry)
+        for table, members in zip(tables, seated.tables, strict=True)
+        for seat, entry in enumerate(members)
+    )
+    Bye.objects.bulk_create(Bye(round=drafted, entry_id=entry) for entry in seated.byes)
+    drafted.repeats, drafted.repeat_lower_bound = report.repeats, report.lower_bound
+    drafted.save(update_fields=["repeats", "repeat_lower_bound"])
+
+
+def _reviewed(
+    tournament: Tournament, number: int, proposed: meetings.RoundSeating[int]
+) -> meetings.RepeatReport:
+    try:
+        return seating.review_round(
+            proposed,
+            entries=seatable_entries(tournament, number),
+            bounds=table_bounds(tournament),
+            history=seating_history(tournament),
+            bots=bot_entry_ids(tournament),
+        )
+    except seating.SeatingError as error:
+        raise errors.InvalidSeating(f"round {number}: {error}") from None
+
+
+def _publish(tournament: Tournament, *, organiser: User) -> Round:
+    """Publish the draft (seating one first if there is none): online, one started match per
+    table; offline, the tables wait for their results from the desk.
+
+    The draft is checked again: entries may have joined or withdrawn since it was seated.
+    """
+    drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first() or _draft(tournament)
+    tables = list(drafted.tables.prefetch_related("seats__entry__player").order_by("number"))
+    members = [[seat.entry for seat in table.seats.all()] for table in tables]  # in seat order
+    proposed = meetings.RoundSeating(
+        tables=tuple(tuple(entry.pk for entry in seated) for seated in members),
+        byes=tuple(drafted.byes.values_list("entry_id", flat=True)),
+    )
+    report = _reviewed(tournament, drafted.number, proposed)
+    online = tournament.play == Tournament.Play.ONLINE
+    for table, seated in zip(tables, members, strict=True):
+        table.match = (
+            _table_match_start(tournament, seated, organiser=organiser) if online else None
+        )
+        for seat, entry in enumerate(seated):
+            if entry.player_id is not None:
+                game_services.player_notify(
+                    user_id=entry.player_id,
+                    event_type="round_seated",
+                    match=table.match,
+                    data={
+                        "tournament": tournament.pk,
+                        "round": drafted.number,
+                        "table": table.number,
+                        "seat": seat,
+                    },
+                )
+    Table.objects.bulk_update(tables, ["match"])
+    drafted.status = Round.Status.PUBLISHED
+    drafted.published_at = timezone.now()
+    drafted.repeats, drafted.repeat_lower_bound = report.repeats, report.lower_bound
+    drafted.save(update_fields=["status", "published_at", "repeats", "repeat_lower_bound"])
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["status"])
+    return drafted
+
+
+def _table_match_start(
+    tournament: Tournament, seated: Sequence[Entry], *, organiser: User
+) -> Match:
+    match = game_services.match_create(
+        creator=organiser,
+        ruleset=tournament.ruleset,
+        seats=len(seated),
+        options=tournament.options,
+        bots_wanted=[
+            {"seat": seat, "strategy": entry.bot_strategy}
+            for seat, entry in enumerate(seated)
+            if entry.bot_strategy
+        ],
+        deals=tournament.deals_per_round or 1,
+        target=tournament.target,
+        players=[entry.player for entry in seated],
+    )
+    return game_services.match_start(match_id=match.pk, user=organiser).match

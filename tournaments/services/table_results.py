@@ -1,0 +1,232 @@
+"""Table results: a played match scored, the desk's result entered or corrected, the recompute."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games import services as game_services
+from games.engine import protocol
+from games.models import Match
+from switchsite.tasks import publish_after_commit
+from tournaments import errors, selectors
+from tournaments.core import results
+from tournaments.core.scoring import Scoring
+from tournaments.models import RatedGame, ResultEntry, Round, ScoreLine, Table, Tournament
+from tournaments.services.common import locked_tournament, require_staff
+from tournaments.services.rating_updates import ratings_apply, ratings_replay
+
+ENDED = (Match.Status.FINISHED, Match.Status.ABANDONED)
+WHOLE_TABLE = 0  # RatedGame.hand of a table rated as a whole
+
+
+def table_result_record(*, match_id: int) -> bool:
+    """Write the score lines and rating updates of a tournament table whose match has ended.
+
+    Safe to run twice: the lines are rewritten as they were, ratings are updated once per table
+    (or Abbott hand). A table whose result the desk entered is left alone. A match abandoned with
+    no outcome forfeits the table (docs/rules.md §5: everyone at it lost). Closes the round when
+    it was the last table, and the tournament after its last round. Returns whether the table was
+    newly recorded.
+    """
+    tournament_id = (
+        Table.objects.filter(match_id=match_id)
+        .values_list("round__tournament_id", flat=True)
+        .first()
+    )
+    if tournament_id is None:
+        return False
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        table = Table.objects.select_related("round", "match").get(match_id=match_id)
+        match = table.match
+        assert match is not None  # found by its match
+        if match.status not in ENDED or table.outcome == Table.Outcome.ENTERED:
+            return False
+        newly = table.recorded_at is None
+        _record_played(tournament, table)
+        _close_round_if_done(tournament, table.round)
+    return newly
+
+
+def unscored_matches(*, quiet_for: timedelta) -> list[int]:
+    """Matches of tournament tables that ended more than ``quiet_for`` ago and were never scored
+    (the task that should have scored them was lost): the sweep publishes their scoring again."""
+    ended_before = timezone.now() - quiet_for
+    return list(
+        Table.objects.filter(
+            recorded_at__isnull=True, match__status__in=ENDED, match__finished_at__lte=ended_before
+        ).values_list("match_id", flat=True)
+    )
+
+
+def table_result_enter(
+    *,
+    tournament_id: int,
+    round_number: int,
+    table_number: int,
+    user: User,
+    result: dict[str, Any],
+    replace: bool = False,
+) -> Table:
+    """The desk's result of one table: checked against the table and the tournament's format,
+    then scored exactly as a played match. An online table still playing is adjudicated: its
+    match is abandoned. A table with a result already needs ``replace`` (a correction); every
+    version is kept (:class:`ResultEntry`) and ratings are replayed after commit.
+    """
+    from tournaments import tasks  # tasks import this module
+
+    require_staff(user, "enter a table's result")
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        table = selectors.table_of(
+            tournament=tournament, round_number=round_number, table_number=table_number
+        )
+        has_result = table.outcome in (Table.Outcome.PLAYED, Table.Outcome.ENTERED)
+        if has_result and not replace:
+            raise errors.ResultRecorded(
+                f"Table {table_number} of round {round_number} has a result; "
+                'send "replace": true to correct it.'
+            )
+        names = [seat.entry.name for seat in table.seats.select_related("entry").order_by("seat")]
+        try:
+            hands = results.hands_from_result(
+                selectors.table_format(tournament=tournament, names=names), result
+            )
+        except results.ResultInvalid as error:
+            raise errors.InvalidResult(
+                "The result cannot be right: see errors.", errors=error.errors
+            ) from None
+        if table.match is not None and table.match.status == Match.Status.ACTIVE:
+            game_services.match_abandon(
+                match_id=table.match.pk, reason="adjudicated by the tournament desk"
+            )
+        ResultEntry.objects.create(table=table, result=result, entered_by=user)
+        rewritten = _table_write(tournament, table, hands, outcome=Table.Outcome.ENTERED)
+        _close_round_if_done(tournament, table.round)
+        if rewritten:
+            publish_after_commit(tasks.recompute_tournament, tournament_id)
+    return table
+
+
+def standings_recompute(*, tournament_id: int) -> None:
+    """The full recompute (after a correction, or a lost task).
+
+    Records every ended match whose table is not recorded yet, then replays every rating update of
+    the service in date order, because a rating depends on the whole history before it. Standings
+    themselves are computed from the score lines when read, so they are right at once.
+    """
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        tables = Table.objects.filter(
+            round__tournament=tournament, match__status__in=ENDED, recorded_at__isnull=True
+        ).select_related("round", "match")
+        for table in tables:
+            _record_played(tournament, table)
+            _close_round_if_done(tournament, table.round)
+        ratings_replay()
+
+
+def _record_played(tournament: Tournament, table: Table) -> None:
+    """Score an ended match: its outcome, or a forfeit when it was abandoned with none."""
+    assert table.match is not None  # only online tables are played
+    result = table.match.result or {}
+    if result.get("abandoned") or "hands" not in result:
+        table.outcome, table.recorded_at = Table.Outcome.FORFEITED, timezone.now()
+        table.save(update_fields=["outcome", "recorded_at"])
+        return
+    hands = protocol.Outcome.from_json(result).hands
+    _table_write(tournament, table, hands, outcome=Table.Outcome.PLAYED)
+
+
+def _table_write(
+    tournament: Tournament,
+    table: Table,
+    hands: Sequence[protocol.HandOutcome],
+    *,
+    outcome: str,
+) -> bool:
+    """Write a table's score lines and rating updates from its deals (or hands), in seat order.
+
+    Returns whether rating updates were replaced — ratings must then be replayed; new ones are
+    applied at once, and a rerun of the same result leaves the ratings alone.
+    """
+    seats = list(table.seats.order_by("seat").values_list("entry_id", flat=True))
+    points = [results.hand_points(Scoring(tournament.scoring), hand) for hand in hands]
+    ScoreLine.objects.filter(table=table).delete()
+    ScoreLine.objects.bulk_create(
+        ScoreLine(
+            table=table,
+            entry_id=entry,
+            deal=hand.number,
+            points=scored[seat],
+            won=seat == hand.winner,
+        )
+        for hand, scored in zip(hands, points, strict=True)
+        for seat, entry in enumerate(seats)
+    )
+    earlier = list(table.rated_games.all())
+    rewritten = bool(earlier) and outcome == Table.Outcome.ENTERED
+    if not earlier or rewritten:
+        played_at = min((game.played_at for game in earlier), default=None)
+        table.rated_games.all().delete()
+        created = RatedGame.objects.bulk_create(
+            RatedGame(
+                table=table,
+                hand=hand,
+                teams=teams,
+                ranks=_team_ranks(teams, scored),
+                played_at=played_at or timezone.now(),
+            )
+            for hand, teams, scored in _rated_games(tournament, hands, points, seats)
+        )
+        if not rewritten:  # a rewritten history is replayed whole, after commit
+            ratings_apply(created)
+    table.outcome = outcome
+    table.recorded_at = table.recorded_at or timezone.now()
+    table.save(update_fields=["outcome", "recorded_at"])
+    return rewritten
+
+
+def _rated_games(
+    tournament: Tournament,
+    hands: Sequence[protocol.HandOutcome],
+    points: Sequence[Sequence[int]],
+    seats: Sequence[int],
+) -> list[tuple[int, list[list[int]], dict[int, int]]]:
+    """(hand, teams of entry ids, points by entry) per rating update: Abbott is rated hand by hand,
+    each hand's alliance a team; a shedding table as a whole on its total points."""
+    if tournament.scoring == Scoring.ABBOTT:
+        return [
+            (
+                hand.number,
+                [[seats[seat] for seat in team] for team in hand.teams],
+                dict(zip(seats, scored, strict=True)),
+            )
+            for hand, scored in zip(hands, points, strict=True)
+        ]
+    totals = [sum(column) for column in zip(*points, strict=True)]
+    return [(WHOLE_TABLE, [[entry] for entry in seats], dict(zip(seats, totals, strict=True)))]
+
+
+def _team_ranks(teams: Sequence[Sequence[int]], points: dict[int, int]) -> list[int]:
+    """Each team's place by its members' points (1 best; equal points share a place)."""
+    totals = [sum(points.get(entry, 0) for entry in team) for team in teams]
+    return [1 + sum(other > own for other in totals) for own in totals]
+
+
+def _close_round_if_done(tournament: Tournament, played: Round) -> None:
+    if played.status != Round.Status.PUBLISHED:
+        return
+    if played.tables.filter(recorded_at__isnull=True).exists():
+        return
+    played.status = Round.Status.COMPLETE
+    played.save(update_fields=["status"])
+    last = played.number >= tournament.planned_rounds
+    tournament.status = Tournament.Status.FINISHED if last else Tournament.Status.ROUND_COMPLETE
+    tournament.save(update_fields=["status"])

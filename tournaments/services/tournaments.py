@@ -1,0 +1,72 @@
+"""The event itself: created with its format checked at once."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from games import catalog
+from games.engine import protocol
+from tournaments import errors
+from tournaments.core import seating
+from tournaments.core.scoring import ByePolicy, Scoring
+from tournaments.core.seating import SeatingMode
+from tournaments.models import Tournament
+from tournaments.services.common import SEED_BITS, require_staff
+
+SCORINGS_OF_GAME = {
+    catalog.SHEDDING: {Scoring.FRENCH, Scoring.PLACEMENT},
+    catalog.ABBOTT: {Scoring.ABBOTT},
+}
+
+
+def tournament_create(
+    *,
+    creator: User,
+    name: str,
+    ruleset: str,
+    scoring: str,
+    planned_rounds: int,
+    table_size: int,
+    deals_per_round: int | None = None,
+    target: int | None = None,
+    seating_mode: str = SeatingMode.BALANCED,
+    bye_policy: str = ByePolicy.ZERO,
+    options: dict[str, Any] | None = None,
+    play: str = Tournament.Play.ONLINE,
+    public: bool = False,
+) -> Tournament:
+    """A tournament open for registration. The house rules are checked now, not at round one."""
+    require_staff(creator, "create a tournament")
+    info = catalog.find_ruleset(ruleset)
+    if scoring not in SCORINGS_OF_GAME[info.game]:
+        allowed = ", ".join(sorted(SCORINGS_OF_GAME[info.game]))
+        raise errors.InvalidScoring(f"{ruleset} tournaments are scored {allowed}, not '{scoring}'")
+    if deals_per_round is not None and target is not None:
+        raise protocol.InvalidOptions("give deals_per_round or target, not both")
+    if target is None and deals_per_round is None and info.game == catalog.SHEDDING:
+        deals_per_round = 1
+    try:
+        seating.TableBounds(*info.players, preferred=table_size)
+    except seating.SeatingError as error:
+        message = f"{ruleset}: {error}."
+        raise errors.InvalidSettings(message, errors={"table_size": [message]}) from None
+    catalog.new_game(ruleset, table_size, options, deals=deals_per_round or 1, target=target)
+    return Tournament.objects.create(
+        name=name,
+        ruleset=ruleset,
+        options=dict(options or {}),
+        scoring=scoring,
+        planned_rounds=planned_rounds,
+        table_size=table_size,
+        deals_per_round=deals_per_round,
+        target=target,
+        seating=seating_mode,
+        bye_policy=bye_policy,
+        play=play,
+        public=public,
+        seed=secrets.randbits(SEED_BITS),
+        created_by=creator,
+    )
