@@ -14,7 +14,7 @@ WEB_CONCURRENCY ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
 # no access log line per request) and Celery's.
 LOG_LEVEL ?= INFO
 LOG_LEVEL_LOWER := $(shell echo $(LOG_LEVEL) | tr '[:upper:]' '[:lower:]')
-# uvicorn: the ASGI server (README: "Serving"). Open streams end on SIGTERM by themselves; this
+# uvicorn: the ASGI server (docs/operations.md: "Serving"). Open streams end on SIGTERM by themselves; this
 # bounds how long the server then waits for any other request still in progress.
 UVICORN := $(BIN)/uvicorn switchsite.asgi:application --lifespan on --timeout-graceful-shutdown 10 \
 	--log-level $(LOG_LEVEL_LOWER)
@@ -50,8 +50,12 @@ run: $(ENGINE)
 	DEBUG=$${DEBUG:-true} $(UVICORN) --host $(HOST) --port $(PORT) --workers 1
 
 ## Production shape, web tier: $(WEB_CONCURRENCY) processes on $(HOST):$(PORT), DEBUG off.
-## Reads DATABASE_URL, CELERY_BROKER_URL and the rest of the README's settings from the environment.
+## Reads DATABASE_URL, CELERY_BROKER_URL and the rest of the settings (docs/operations.md) from the
+## environment. The deployment checks run first: a bad setting stops it here with one line naming
+## the variable (uvicorn would start its worker processes again and again), and what a plain-HTTP
+## install turned off is listed.
 serve: $(ENGINE)
+	DEBUG=false $(BIN)/python manage.py check --deploy
 	DEBUG=false $(UVICORN) --host $(HOST) --port $(PORT) --workers $(WEB_CONCURRENCY)
 
 ## Production shape: a Celery worker for the configured broker.

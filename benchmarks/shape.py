@@ -1,6 +1,6 @@
 """The production shape started from a script: a private PostgreSQL cluster and redis-server of the
 script's own (on free ports, in a temporary directory, so the machine's services are never
-touched), and the service's processes as the README runs them — ``make serve`` (uvicorn),
+touched), and the service's processes as docs/operations.md runs them — ``make serve`` (uvicorn),
 ``make worker``, ``make beat`` — each of which can be killed, stopped and started again.
 
 Used by the load benchmarks, the fault drill and the tests that start real processes (a free port,
@@ -189,10 +189,17 @@ class PrivateRedis:
             self.process = None
 
 
+# The switches of a plain-HTTP test install (docs/operations.md, "Behind a TLS proxy"): no redirect
+# to HTTPS, no HSTS, cookies sent over HTTP too.
+PLAIN_HTTP = {"SECURE_SSL_REDIRECT": "false", "SECURE_HSTS_SECONDS": "0", "SECURE_COOKIES": "false"}
+
+
 def service_env(database_url: str, broker_url: str, **extra: str) -> dict[str, str]:
-    """The environment of every process of the service (README: "Configuration")."""
+    """The environment of every process of the service (docs/operations.md, "Settings"): a
+    plain-HTTP install, since the scripts and tests speak HTTP to it."""
     return {
         **os.environ,
+        **PLAIN_HTTP,
         "DATABASE_URL": database_url,
         "CELERY_BROKER_URL": broker_url,
         "SECRET_KEY": "benchmark-only",

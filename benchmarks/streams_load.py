@@ -396,7 +396,9 @@ def main() -> None:
     server, base_url, pgid = None, args.base_url, None
     if base_url is None:
         logs = Path(tempfile.mkdtemp(prefix="streams-load-"))
-        server, base_url = shape.web({**os.environ, "LOG_LEVEL": "WARNING"}, logs, args.workers)
+        server, base_url = shape.web(
+            {**os.environ, **shape.PLAIN_HTTP, "LOG_LEVEL": "WARNING"}, logs, args.workers
+        )
         pgid = server.pid
     try:
         asyncio.run(run(args, players, base_url, pgid))

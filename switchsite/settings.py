@@ -1,30 +1,58 @@
-"""Settings, read from the environment (12-factor). Every variable is documented in the README.
+"""Settings, read from the environment (12-factor). Every variable is documented in the operator's
+guide (docs/operations.md, "Settings").
 
 With nothing set the service runs on a SQLite file in the project and Celery runs tasks in-process,
 so it works on any machine; production points ``DATABASE_URL`` at PostgreSQL and
-``CELERY_BROKER_URL`` at Redis.
+``CELERY_BROKER_URL`` at Redis. Every value is checked as it is read (:mod:`switchsite.environment`):
+a bad one stops the process with one line naming the variable, never a traceback.
 """
 
 from pathlib import Path
-
-import environ
-from django.core.exceptions import ImproperlyConfigured
+from typing import Any
 
 from switchsite.encoding import JSON_OPTIONS
+from switchsite.environment import Environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-env = environ.Env()
+env = Environment()
 
-DEBUG = env.bool("DEBUG", default=False)
+DEBUG = env.flag("DEBUG", default=False)
 
-SECRET_KEY = env.str("SECRET_KEY", default="")
+SECRET_KEY = env.text("SECRET_KEY", default="")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set unless DEBUG is true")
+        env.problem("SECRET_KEY", "it is not set (or empty); it is required unless DEBUG is true")
     SECRET_KEY = "insecure-development-key-do-not-use-in-production"
 
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
+ALLOWED_HOSTS = env.names("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
+
+# Behind a proxy that terminates TLS (docs/operations.md): on by default unless DEBUG. Each can be
+# turned off for a plain-HTTP test install — then `manage.py check --deploy` says what is off.
+# The header through which the proxy says the request came over HTTPS (it must set it on every
+# request, overwriting what a client sent); empty: trust no header.
+_proxy_header = env.text("SECURE_PROXY_SSL_HEADER", default="" if DEBUG else "X-Forwarded-Proto")
+if _proxy_header and not all(c.isalnum() or c == "-" for c in _proxy_header):
+    env.problem("SECURE_PROXY_SSL_HEADER", f"{_proxy_header!r} is not a header name")
+    _proxy_header = ""
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https") if _proxy_header else None
+)
+# Plain-HTTP requests are redirected to HTTPS — except the health check, which load balancers ask
+# over plain HTTP from inside.
+SECURE_SSL_REDIRECT = env.flag("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz/?$"]
+# HSTS: browsers use HTTPS only, for a year, on this host and its subdomains. Preloading (a request
+# to be built into browsers, hard to undo for the whole domain) is the domain owner's choice: off
+# unless SECURE_HSTS_PRELOAD, and Django's reminder of it (security.W021) silenced meanwhile.
+SECURE_HSTS_SECONDS = env.integer(
+    "SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000, minimum=0
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env.flag("SECURE_HSTS_PRELOAD", default=False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+# Session and CSRF cookies (the admin, the web client) only over HTTPS.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env.flag("SECURE_COOKIES", default=not DEBUG)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -77,11 +105,11 @@ TEMPLATES = [
 ]
 
 DATABASES = {
-    "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+    "default": env.database("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 # PostgreSQL: a write never waits long for a row lock — past DATABASE_LOCK_TIMEOUT seconds it
 # fails and the API answers 503 service_unavailable with Retry-After, never a request that hangs.
-DATABASE_LOCK_TIMEOUT = env.float("DATABASE_LOCK_TIMEOUT", default=5.0)
+DATABASE_LOCK_TIMEOUT = env.number("DATABASE_LOCK_TIMEOUT", default=5.0, above=0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One process and one writer at a time: take the write lock when a transaction begins, so
     # concurrent writers queue (up to 20 s) instead of failing.
@@ -116,7 +144,7 @@ USE_I18N = True
 USE_TZ = True
 
 # Whether anyone may register through the API (POST /api/v1/players/).
-REGISTRATION_OPEN = env.bool("REGISTRATION_OPEN", default=True)
+REGISTRATION_OPEN = env.flag("REGISTRATION_OPEN", default=True)
 
 # Static files (the admin's, the API docs' Swagger UI and Redoc, the public pages') are served by
 # the application itself through WhiteNoise, compressed and with long cache headers, so no proxy
@@ -133,7 +161,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 # Celery. Without a broker, tasks run in-process (eagerly) so the service works with nothing else
 # running; with one, workers pick them up. Every task is idempotent and re-reads the database, and
 # the sweep below republishes whatever looks stalled, so the settings choose redelivery over loss:
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
+CELERY_BROKER_URL = env.broker_url("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
@@ -146,12 +174,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Wait for the broker for ever, at start and after losing it, instead of exiting.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
-CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
+CELERY_BROKER_CONNECTION_TIMEOUT = env.number(
+    "CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0, above=0
+)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     # A message a dead worker had taken comes back after this long (Redis's default is an hour).
     # It must exceed the longest task — a slice of bot moves takes seconds — and no task is
     # scheduled ahead (no ETA), so nothing waits in a worker longer than that.
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=60),
+    "visibility_timeout": env.integer("CELERY_VISIBILITY_TIMEOUT", default=60, minimum=1),
     "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
 }
 # A request publishing after its commit must not hang on a broker that is down: one quick retry,
@@ -165,9 +195,9 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 # The sweep publishes again whatever background work shows no progress (a bot to move for
 # SWEEP_STALL_SECONDS, a turn clock run out); `celery -A switchsite beat` runs it every
 # SWEEP_INTERVAL_SECONDS, and so does the web process itself when there is no broker.
-SWEEP_INTERVAL_SECONDS = env.float("SWEEP_INTERVAL_SECONDS", default=2.0)
-SWEEP_STALL_SECONDS = env.int("SWEEP_STALL_SECONDS", default=5)
-CELERY_BEAT_SCHEDULE = {
+SWEEP_INTERVAL_SECONDS = env.number("SWEEP_INTERVAL_SECONDS", default=2.0, above=0)
+SWEEP_STALL_SECONDS = env.integer("SWEEP_STALL_SECONDS", default=5, minimum=1)
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "sweep-stalled-matches": {
         "task": "games.tasks.sweep_stalled_matches",
         "schedule": SWEEP_INTERVAL_SECONDS,
@@ -214,24 +244,26 @@ REST_FRAMEWORK = {
         "switchsite.api.throttling.ScopedRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
-        "anon": env.str("THROTTLE_ANON_RATE", default="60/minute"),
-        "user": env.str("THROTTLE_USER_RATE", default="1200/minute"),
-        "registration": env.str("THROTTLE_REGISTRATION_RATE", default="20/minute"),
+        "anon": env.rate("THROTTLE_ANON_RATE", default="60/minute"),
+        "user": env.rate("THROTTLE_USER_RATE", default="1200/minute"),
+        "registration": env.rate("THROTTLE_REGISTRATION_RATE", default="20/minute"),
     },
 }
 
 # Request bodies of the API are small JSON documents; anything bigger is refused with 413.
-DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.integer(
+    "DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024, minimum=1
+)
 
 # Long polls and Server-Sent Events wait for a commit notification (games.notifier), not a timer.
 # A stream ends after SSE_MAX_SECONDS (the client reconnects with Last-Event-ID) and sends a comment
 # line after SSE_KEEPALIVE_SECONDS of silence. Waiting requests read the database through
 # EVENT_READ_THREADS threads per process, each with one connection (switchsite.asyncdb).
-SSE_MAX_SECONDS = env.float("SSE_MAX_SECONDS", default=60)
-SSE_KEEPALIVE_SECONDS = env.float("SSE_KEEPALIVE_SECONDS", default=15)
-EVENT_READ_THREADS = env.int("EVENT_READ_THREADS", default=4)
+SSE_MAX_SECONDS = env.number("SSE_MAX_SECONDS", default=60, above=0)
+SSE_KEEPALIVE_SECONDS = env.number("SSE_KEEPALIVE_SECONDS", default=15, above=0)
+EVENT_READ_THREADS = env.integer("EVENT_READ_THREADS", default=4, minimum=0)
 # Every other request runs on one of SYNC_REQUEST_THREADS threads per process (switchsite.asgi).
-SYNC_REQUEST_THREADS = env.int("SYNC_REQUEST_THREADS", default=8)
+SYNC_REQUEST_THREADS = env.integer("SYNC_REQUEST_THREADS", default=8, minimum=1)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Switch game service",
@@ -260,5 +292,11 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "root": {
+        "handlers": ["console"],
+        "level": env.choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")),
+    },
 }
+
+# Last: a process with a bad setting stops here, naming each bad variable on a line of its own.
+env.check()

@@ -7,10 +7,15 @@ exactly what the service itself would use, so CI exercises PostgreSQL and Redis.
 import os
 import tempfile
 
+from benchmarks.shape import PLAIN_HTTP
+
 os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
 # Whole games through the API make thousands of requests a minute per player; the registration
 # limit stays as configured, and a test checks that it answers 429.
 os.environ.setdefault("THROTTLE_USER_RATE", "100000/minute")
+# A plain-HTTP test install (docs/operations.md): the test client, the live servers and the browser
+# speak HTTP. Tests of the secure defaults set them back, or run `check --deploy` without these.
+os.environ.update({**PLAIN_HTTP, **os.environ})
 
 from switchsite.settings import *  # noqa: F403
 

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import pytest
 from django.db import connection, connections
 
-from benchmarks.shape import free_port
+from benchmarks.shape import PLAIN_HTTP, free_port
 from games import selectors, services
 from switchsite import asyncdb
 from tests.conftest import IN_CI
@@ -104,6 +104,7 @@ def uvicorn_command(workers: int) -> Callable[[int], list[str]]:
 
 def production_env(**overrides: Any) -> dict[str, str]:
     env = {
+        **PLAIN_HTTP,
         "DJANGO_SETTINGS_MODULE": "switchsite.settings",
         "DEBUG": "false",
         "SECRET_KEY": "serving-tests-only",
