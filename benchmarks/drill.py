@@ -19,7 +19,7 @@ Then, one after another:
 
 For each it prints the answers the players got meanwhile (2xx, 4xx, 500s, 503s, refused
 connections) and the matches **stuck**: those that do not move again (by four versions) within 90
-seconds of the fault's end. The README's figures come from this script.
+seconds of the fault's end. The figures in docs/operations.md come from this script.
 """
 
 from __future__ import annotations
