@@ -102,6 +102,10 @@ class RulesetSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
     options = serializers.DictField()
     description = serializers.CharField()
+    bots = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The strategies of the server's bots for this game (a match's `bots`).",
+    )
 
 
 # --- matches -----------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import catalog, notifier, selectors, services
+from games import bots, catalog, notifier, selectors, services
 from games.api import serializers as s
 from games.api import typed, waiting
 from switchsite.api.asyncviews import AsyncAPIView
@@ -101,7 +101,8 @@ class RulesetListView(APIView):
     def get(self, request: AuthenticatedRequest) -> Response:
         paginator = RulesetPagination()
         rulesets = [
-            {**vars(info), "players": list(info.players)} for info in catalog.RULESETS.values()
+            {**vars(info), "players": list(info.players), "bots": bots.strategies_for(info.game)}
+            for info in catalog.RULESETS.values()
         ]
         # DRF pages any sequence (Django's Paginator does); the stubs accept only querysets.
         page: list[dict[str, Any]] | None = paginator.paginate_queryset(
