@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "switchsite",
     "games",
     "tournaments",
+    "play",
 ]
 
 MIDDLEWARE = [

@@ -1,5 +1,5 @@
-"""Root URLs: the health check, the admin, the versioned API with its schema and docs, and the
-tournaments' public pages."""
+"""Root URLs: the health check, the admin, the versioned API with its schema and docs, the
+tournaments' public pages and the web client."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("tournaments/", include("tournaments.urls")),
+    path("play/", include("play.urls")),
 ]
 
 handler400 = "switchsite.errors.bad_request"

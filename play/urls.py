@@ -1,0 +1,11 @@
+"""The web client's pages: mounted at ``/play/`` by the site's root URLs."""
+
+from django.urls import path
+
+from play import views
+
+urlpatterns = [
+    path("", views.lobby, name="play-lobby"),
+    path("matches/<int:match_id>/", views.table, name="play-table"),
+    path("seat/<str:secret>/", views.seat, name="play-seat"),
+]

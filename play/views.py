@@ -1,0 +1,51 @@
+"""The web client at ``/play/``: each page is the same small HTML shell and one JavaScript module.
+
+The pages hold no data and check no one: the modules in ``static/play/`` do everything through the
+public API (``/api/v1/``) with the player's token, or a seat link's secret, in the Authorization
+header. So these views only pick the module; the Content-Security-Policy keeps every request of
+the page on this server (no CDN, no other origin) and the referrer policy keeps a seat link's
+secret out of any Referer header.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+
+def _page(
+    request: HttpRequest, *, module: str, root: str, title: str, **data: object
+) -> HttpResponse:
+    response = render(
+        request,
+        "play/page.html",
+        {"module": f"play/{module}.js", "root": root, "title": title, "data": data},
+    )
+    response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return _page(request, module="lobby", root="lobby", title="Switch")
+
+
+def table(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _page(request, module="match", root="table", title=f"Match {match_id}", match=match_id)
+
+
+def seat(request: HttpRequest, secret: str) -> HttpResponse:
+    response = _page(request, module="seat", root="seat", title="Your table")
+    response["Cache-Control"] = "no-store"
+    return response
