@@ -13,13 +13,20 @@ Screenshots go to ``.artifacts/browser/`` (git-ignored): CI keeps them as artefa
 from __future__ import annotations
 
 import shutil
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import uvicorn
 from django.contrib.auth import get_user_model
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.db import connections
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from benchmarks.shape import free_port
+from switchsite.asgi import application
 from tests.conftest import IN_CI
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / ".artifacts" / "browser"
@@ -90,3 +97,41 @@ def screenshot(page: Page, name: str, **options) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), **options)
     return path
+
+
+@pytest.fixture
+def asgi_server(transactional_db, tasks_in_process, settings) -> Iterator[str]:
+    """The service served by uvicorn in a thread of this process, as ``make run`` serves it:
+    ``switchsite.asgi`` (streams and long polls on the event loop, other views on the thread
+    pool), bots playing in-process, its static files found in the apps. pytest-django's
+    ``live_server`` is a WSGI server, which can only send a stream once it has ended.
+
+    Its connections to the test database close after each request, so that none is left open
+    when the database is dropped (on PostgreSQL a database with a connection cannot be)."""
+    database = connections["default"].settings_dict
+    keep_for = database["CONN_MAX_AGE"]
+    database["CONN_MAX_AGE"] = 0
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(
+            ASGIStaticFilesHandler(application),
+            host="127.0.0.1",
+            port=port,
+            lifespan="on",
+            log_level="warning",
+            timeout_graceful_shutdown=2,
+        )
+    )
+    thread = threading.Thread(target=server.run, name="asgi-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the ASGI server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+        database["CONN_MAX_AGE"] = keep_for
