@@ -106,8 +106,9 @@ def asgi_server(transactional_db, tasks_in_process, settings) -> Iterator[str]:
     pool), bots playing in-process, its static files found in the apps. pytest-django's
     ``live_server`` is a WSGI server, which can only send a stream once it has ended.
 
-    Its connections to the test database close after each request, so that none is left open
-    when the database is dropped (on PostgreSQL a database with a connection cannot be)."""
+    Its connections to the test database close after each request, and those that outlive it
+    are ended, so that none is left open when the database is dropped (on PostgreSQL a database
+    with a connection cannot be)."""
     database = connections["default"].settings_dict
     keep_for = database["CONN_MAX_AGE"]
     database["CONN_MAX_AGE"] = 0
@@ -135,3 +136,17 @@ def asgi_server(transactional_db, tasks_in_process, settings) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=20)
         database["CONN_MAX_AGE"] = keep_for
+        _close_other_sessions()
+
+
+def _close_other_sessions() -> None:
+    """End the server's sessions that outlive it on PostgreSQL: the in-process sweeps (no broker:
+    ``switchsite.asgi`` runs beat's schedule itself) keep a connection in each of their threads."""
+    connection = connections["default"]
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )

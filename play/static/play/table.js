@@ -496,11 +496,10 @@ export function mountTable(root, options) {
           if (event.match !== matchId) {
             return;
           }
-          if (event.type === "your_turn") {
-            show(event.data.view);
-          } else {
-            refresh();
-          }
+          // A your_turn carries the view, but as stored with the event: on PostgreSQL its objects
+          // come back with their keys reordered (jsonb), so the moves' data-move would differ from
+          // the same moves read from the match. The match's own view is read instead.
+          refresh();
         },
       });
     },
