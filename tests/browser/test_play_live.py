@@ -1,0 +1,152 @@
+"""The table live: a multi-card turn of jacks-twos-eights played with the keyboard alone, and two
+browsers at one table, one of which loses its network for ten seconds and catches up by itself
+(resuming the match's stream with Last-Event-ID), without a reload."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from games import services
+from tests.browser.play import PASSWORD, legal_moves, move_button, shedding_choice, sign_in
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LAPTOP = {"width": 1280, "height": 800}
+OFFLINE_SECONDS = 10
+
+
+@pytest.fixture
+def contexts(browser: Browser, asgi_server: str) -> Iterator[list[BrowserContext]]:
+    """Two browsers' worth of contexts (no shared storage) on the in-process server."""
+    made = [browser.new_context(viewport=LAPTOP, base_url=asgi_server) for _ in range(2)]
+    for context in made:
+        context.set_default_timeout(15_000)
+    yield made
+    for context in made:
+        context.close()
+
+
+def player(username: str, *, staff: bool = False):
+    return get_user_model().objects.create_user(username, password=PASSWORD, is_staff=staff)
+
+
+def focus_with_tab(page: Page, move: dict) -> None:
+    """Press Tab until the button of ``move`` has the focus."""
+    wanted = json.dumps(move, separators=(",", ":"))
+    for _ in range(60):
+        if page.evaluate("document.activeElement.getAttribute('data-move')") == wanted:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {wanted}")
+
+
+def test_a_jacks_twos_eights_turn_of_several_actions_is_played_with_the_keyboard(contexts):
+    jay = player("jay", staff=True)  # staff: the deal is laid out (docs/api.md, "layout")
+    layout = {
+        "hands": [
+            ["6S", "6C", "5C", "4C", "KD", "QD", "3D"],
+            ["9H", "9S", "TD", "TC", "KH", "QH", "3H"],
+        ],
+        "starter": "6H",
+        "stock": [],
+    }
+    match = services.match_create(
+        creator=jay,
+        ruleset="jacks-twos-eights",
+        seats=2,
+        bots_wanted=[{"seat": 1, "strategy": "random"}],
+        layout=layout,
+    )
+    services.match_start(match_id=match.pk, user=jay)
+    page = contexts[0].new_page()
+    sign_in(page, "jay", f"/play/matches/{match.pk}/")
+    table = page.locator("#table")
+    expect(table).to_have_attribute("data-to-move", "0")
+    hand = page.get_by_role("region", name="Your hand")
+    for name in ("six of spades", "six of clubs", "king of diamonds", "three of diamonds"):
+        expect(
+            hand.get_by_role("img", name=name).or_(
+                hand.get_by_role("button", name=f"Play the {name}")
+            )
+        ).to_be_visible()
+
+    turn = [
+        {"action": "play", "card": "6S"},
+        {"action": "play", "card": "6C"},
+        {"action": "play", "card": "5C"},
+        {"action": "end_turn"},
+    ]
+    for move in turn:
+        expect(move_button(page, move)).to_be_enabled()
+        version = table.get_attribute("data-version")
+        focus_with_tab(page, move)
+        page.keyboard.press("Enter")
+        expect(table).not_to_have_attribute("data-version", version or "")
+        if move["action"] == "play":
+            expect(table).to_have_attribute("data-to-move", "0")  # still this seat's turn
+
+    log = page.locator(".log")
+    for sentence in (
+        "jay plays the six of spades.",
+        "jay plays the six of clubs.",
+        "jay plays the five of clubs.",
+        "jay ends the turn.",
+    ):
+        expect(log).to_contain_text(sentence)
+    expect(table).not_to_have_attribute("data-to-move", "")
+    expect(hand).to_contain_text("(4 cards)")
+
+
+def test_two_browsers_at_one_table_one_loses_its_network_and_catches_up(contexts, settings):
+    # Streams end every two seconds, so the offline browser's stream is sure to break and resume.
+    settings.SSE_MAX_SECONDS = 2
+    alice, bob = player("alice"), player("bob")
+    match = services.match_create(
+        creator=alice, ruleset="switch", seats=3, bots_wanted=[{"seat": 1, "strategy": "random"}]
+    )
+    services.match_join(match_id=match.pk, user=bob, seat=2)
+    services.match_start(match_id=match.pk, user=alice)
+    pages = []
+    for context, name in zip(contexts, ("alice", "bob"), strict=True):
+        page = context.new_page()
+        sign_in(page, name, f"/play/matches/{match.pk}/")
+        expect(page.locator(".connection")).to_have_attribute("data-state", "live")
+        pages.append(page)
+    alice_page, bob_page = pages
+    alice_table, bob_table = alice_page.locator("#table"), bob_page.locator("#table")
+    expect(bob_table).to_have_attribute(
+        "data-version", alice_table.get_attribute("data-version") or ""
+    )
+
+    contexts[1].set_offline(True)
+    offline_at = time.monotonic()
+    expect(bob_page.locator(".connection")).to_have_attribute("data-state", "reconnecting")
+    # Alice plays (the bot after her too) while Bob cannot hear of it.
+    expect(alice_table).to_have_attribute("data-to-move", "0")
+    move_button(alice_page, shedding_choice(legal_moves(alice_page))).click()
+    expect(alice_table).to_have_attribute("data-to-move", "2")  # the bot has played: Bob's turn
+    missed = alice_table.get_attribute("data-version")
+    assert bob_table.get_attribute("data-version") != missed
+    time.sleep(max(0.0, OFFLINE_SECONDS - (time.monotonic() - offline_at)))
+    contexts[1].set_offline(False)
+
+    expect(bob_page.locator(".connection")).to_have_attribute("data-state", "live")
+    expect(bob_table).to_have_attribute("data-version", missed or "")
+    expect(bob_table).to_have_attribute("data-to-move", "2")
+    expect(bob_page.locator(".log")).to_contain_text("alice")
+    # The same events in both logs (each in its own words: a seat's own cards are its own).
+    public = ".log li:not(.hand)"
+    seqs = [[e.get_attribute("data-seq") for e in p.locator(public).all()] for p in pages]
+    assert seqs[0] == seqs[1]
+    # Bob plays; Alice sees it.
+    move_button(bob_page, shedding_choice(legal_moves(bob_page))).click()
+    expect(alice_table).not_to_have_attribute("data-version", missed or "")
+    expect(alice_table).to_have_attribute(
+        "data-version", bob_table.get_attribute("data-version") or ""
+    )
