@@ -1,7 +1,8 @@
 """The web client's modules are plain JavaScript, served as they are (nothing to build), and
 checked: ``npm run check`` in ``play/`` generates the API's types from the committed schema
 (openapi-typescript), type-checks every module against them (``tsc`` with ``checkJs``, strict),
-and lints and format-checks them (Biome)."""
+lints and format-checks them (Biome), and runs the tests of the modules that need no browser
+(``node --test``: the stream parser, cards and events in words)."""
 
 from __future__ import annotations
 
@@ -26,5 +27,6 @@ def test_the_client_type_checks_against_the_api_schema_and_lints_clean():
     checked = run(["npm", "run", "check"], cwd=CLIENT)
 
     assert "error TS" not in checked.stdout
+    assert "# fail 0" in checked.stdout
     generated = (CLIENT / "types" / "schema.d.ts").read_text()
     assert "SheddingView" in generated
