@@ -5,6 +5,7 @@ browsers at one table, one of which loses its network for ten seconds and catche
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 
@@ -62,12 +63,14 @@ def test_a_jacks_twos_eights_turn_of_several_actions_is_played_with_the_keyboard
         seats=2,
         bots_wanted=[{"seat": 1, "strategy": "random"}],
         layout=layout,
+        turn_seconds=600,
     )
     services.match_start(match_id=match.pk, user=jay)
     page = contexts[0].new_page()
     sign_in(page, "jay", f"/play/matches/{match.pk}/")
     table = page.locator("#table")
     expect(table).to_have_attribute("data-to-move", "0")
+    expect(page.locator(".clock")).to_contain_text(re.compile(r"Clock: (10:00|9:5\d) left"))
     hand = page.get_by_role("region", name="Your hand")
     for name in ("six of spades", "six of clubs", "king of diamonds", "three of diamonds"):
         expect(
@@ -150,3 +153,22 @@ def test_two_browsers_at_one_table_one_loses_its_network_and_catches_up(contexts
     expect(alice_table).to_have_attribute(
         "data-version", bob_table.get_attribute("data-version") or ""
     )
+
+
+def test_four_seat_abbotts_switch_offers_an_alliance_and_shows_it(contexts):
+    ann = player("ann")
+    bots = [{"seat": seat, "strategy": "random"} for seat in (1, 2, 3)]
+    match = services.match_create(creator=ann, ruleset="abbott", seats=4, bots_wanted=bots)
+    services.match_start(match_id=match.pk, user=ann)
+    page = contexts[0].new_page()
+    sign_in(page, "ann", f"/play/matches/{match.pk}/")
+    expect(page.locator(".grid .square")).to_have_count(36)
+    for partner in ("Random bot 2", "Random bot 3", "Random bot 4"):
+        expect(page.get_by_role("button", name=f"Ally with {partner}")).to_be_enabled()
+
+    page.get_by_role("button", name="Ally with Random bot 3").click()
+
+    expect(page.locator(".log")).to_contain_text("ann allies with Random bot 3.")
+    expect(page.get_by_text("Alliance: ann chose Random bot 3.")).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile("^Ally with"))).to_have_count(0)
+    expect(page.locator(".grid button[data-move]").first).to_be_enabled()  # now the move
