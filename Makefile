@@ -30,8 +30,8 @@ $(INSTALLED): pyproject.toml
 # The rules engine compiled with mypyc, in place beside its sources (README: "The compiled engine"),
 # rebuilt whenever one of them is newer than the stamp its build writes. Every target that runs the
 # engine depends on it; importing the engine refuses a compiled module older than its source.
-ENGINE := games/engine/compiled-sources.json
-ENGINE_SOURCES := $(wildcard games/engine/*.py games/engine/shedding/*.py)
+ENGINE := games/rules/compiled-sources.json
+ENGINE_SOURCES := $(wildcard games/rules/*.py games/rules/shedding/*.py)
 
 $(ENGINE): $(INSTALLED) $(ENGINE_SOURCES) scripts/build_engine.py
 	$(BIN)/python scripts/build_engine.py
@@ -41,7 +41,7 @@ engine: $(ENGINE)
 
 ## Delete the compiled engine: the engine's sources then run as they are.
 clean-engine:
-	rm -f $(ENGINE) games/engine/*.so games/engine/shedding/*.so
+	rm -f $(ENGINE) games/rules/*.so games/rules/shedding/*.so
 
 ## Serve on 127.0.0.1:8000 (embedded default: SQLite file, Celery tasks in-process; DEBUG on):
 ## the same ASGI server as `make serve`, one process.
@@ -71,11 +71,12 @@ beat: $(ENGINE)
 test: lint
 	$(BIN)/python -m pytest
 
-## ruff, then mypy as configured in pyproject.toml (incremental: its cache is .mypy_cache/). mypy's
+## ruff, the import contracts, then mypy as configured in pyproject.toml (incremental: its cache is .mypy_cache/). mypy's
 ## Django plugin imports the engine, so the engine is built first.
 lint: $(ENGINE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
 
 format: $(INSTALLED)

@@ -20,16 +20,16 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from benchmarks.bot_strength import RULESET, IsmctsSettings, mapped
-from games.bots import STRATEGIES, Table
-from games.engine.rulesets import create_game
-from games.engine.shedding import ActionTuple, SheddingGame, parse_action
+from benchmarks.bot_strength import RULESET, MontecarloSettings, mapped
+from games.bots import STRATEGIES, MatchFacts
+from games.rules.shedding import ActionTuple, SheddingGame, parse_action
+from games.rules.shedding.rulesets import create_game
 
 PLAYERS = 4
 SHARE = 0.35  # of the positions with a choice that are valued
 MAX_ACTIONS = 2000
 HEURISTIC = STRATEGIES["shedding"]["heuristic"]
-TABLES = [Table(RULESET, PLAYERS, seat) for seat in range(PLAYERS)]
+TABLES = [MatchFacts(RULESET, PLAYERS, seat) for seat in range(PLAYERS)]
 
 Position = tuple[dict[str, Any], dict[ActionTuple, float]]  # a view, and each move's win chance
 
@@ -71,13 +71,13 @@ def positions(continuations: int, seed: int) -> list[Position]:
     return found
 
 
-def gain(ismcts: IsmctsSettings, item: tuple[int, Position]) -> tuple[float, bool, float]:
+def gain(montecarlo: MontecarloSettings, item: tuple[int, Position]) -> tuple[float, bool, float]:
     """The bot's gain over the heuristic at one position, whether it moved otherwise, its CPU s."""
     index, (view, values) = item
     table = TABLES[view["you"]["seat"]]
     default = parse_action(HEURISTIC(view, table, random.Random(index)))
     start = time.process_time()
-    chosen = parse_action(ismcts.bot()(view, table, random.Random(index)))
+    chosen = parse_action(montecarlo.bot()(view, table, random.Random(index)))
     return values[chosen] - values[default], chosen != default, time.process_time() - start
 
 
@@ -86,21 +86,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seeds", type=int, default=40, help="heuristic games for positions")
     parser.add_argument("--first-seed", type=int, default=5000)
     parser.add_argument("--continuations", type=int, default=40, help="per move and position")
-    parser.add_argument("--ismcts-iterations", type=int, default=IsmctsSettings.iterations)
-    parser.add_argument("--playout-actions", type=int, default=IsmctsSettings.playout_actions)
-    parser.add_argument("--margin", type=float, default=IsmctsSettings.margin)
+    parser.add_argument("--montecarlo-iterations", type=int, default=MontecarloSettings.iterations)
+    parser.add_argument("--playout-actions", type=int, default=MontecarloSettings.playout_actions)
+    parser.add_argument("--margin", type=float, default=MontecarloSettings.margin)
     parser.add_argument("--processes", type=int, default=1, help="side by side")
     args = parser.parse_args(argv)
-    ismcts = IsmctsSettings(args.ismcts_iterations, args.playout_actions, args.margin)
+    montecarlo = MontecarloSettings(args.montecarlo_iterations, args.playout_actions, args.margin)
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     found = mapped(partial(positions, args.continuations), seeds, args.processes)
     valued: list[Position] = [position for game in found for position in game]
-    results = list(mapped(partial(gain, ismcts), list(enumerate(valued)), args.processes))
-    report(ismcts, valued, results)
+    results = list(mapped(partial(gain, montecarlo), list(enumerate(valued)), args.processes))
+    report(montecarlo, valued, results)
 
 
 def report(
-    ismcts: IsmctsSettings,
+    montecarlo: MontecarloSettings,
     valued: Sequence[Position],
     results: Sequence[tuple[float, bool, float]],
 ) -> None:
@@ -112,7 +112,7 @@ def report(
     cpu = sum(result[2] for result in results) / count
     moves = sum(len(values) for _, values in valued) / count
     print(
-        f"{ismcts}: {count} positions ({moves:.1f} moves each); gain over the heuristic "
+        f"{montecarlo}: {count} positions ({moves:.1f} moves each); gain over the heuristic "
         f"{mean:+.2%} a move (standard error {error:.2%}); other move at {changed}; "
         f"{cpu:.2f} CPU s a move",
         flush=True,

@@ -8,8 +8,8 @@ winner is the player who goes out (or the best hand of a blocked deal). Random p
 draws can go on for very long, so a game is cut at ``MAX_ACTIONS`` and counted as a draw — not a
 win — and the number cut is printed. An equal bot wins 50 % heads-up and 25 % at four.
 
-The ISMCTS bot searches a fixed number of play-outs a move (the registered bot's by default,
-``--ismcts-iterations`` to change it) with no time cap, so a run is reproducible whatever the
+The Monte Carlo bot searches a fixed number of play-outs a move (the registered bot's by default,
+``--montecarlo-iterations`` to change it) with no time cap, so a run is reproducible whatever the
 machine's load; the CPU seconds it spent per searched move are printed beside its results.
 ``--true-hands`` lets it search the other seats' true hands (the stock still shuffled): no bot
 sees them, so that measures what the hidden cards cost this search.
@@ -27,26 +27,26 @@ from functools import partial
 from typing import Any, TypeVar
 
 from benchmarks.bot_strength_abbott import wilson_interval
-from games.bots import STRATEGIES, Strategy, Table
-from games.bots.shedding_ismcts import (
+from games.bots import STRATEGIES, MatchFacts, Strategy
+from games.bots.shedding_montecarlo import (
     DEFAULT_ITERATIONS,
     MARGIN,
     PLAYOUT_ACTIONS,
     DealsFor,
     Determiniser,
-    make_ismcts_bot,
+    make_montecarlo_bot,
 )
-from games.engine.rng import DealRng
-from games.engine.rulesets import Rules, create_game
-from games.engine.shedding import SheddingGame
+from games.rules.shedding import SheddingGame
+from games.rules.shedding.rulesets import Rules, create_game
+from games.rules.shuffle import DealRng
 
 RULESET = "switch"
 MAX_ACTIONS = 2000
 MATCHUPS = {  # name: (tested, opponent, players)
     "heuristic-random-2": ("heuristic", "random", 2),
-    "ismcts-heuristic-2": ("ismcts", "heuristic", 2),
+    "montecarlo-heuristic-2": ("montecarlo", "heuristic", 2),
     "heuristic-random-4": ("heuristic", "random", 4),
-    "ismcts-heuristic-4": ("ismcts", "heuristic", 4),
+    "montecarlo-heuristic-4": ("montecarlo", "heuristic", 4),
 }
 
 
@@ -65,7 +65,7 @@ class TrueHands:
 
 
 @dataclass(frozen=True)
-class IsmctsSettings:
+class MontecarloSettings:
     iterations: int = DEFAULT_ITERATIONS
     playout_actions: int = PLAYOUT_ACTIONS
     margin: float = MARGIN
@@ -77,7 +77,7 @@ class IsmctsSettings:
         if self.true_hands:
             assert game is not None, "searching the true hands needs the game"
             deals_for = partial(_true_hands, game)
-        return make_ismcts_bot(
+        return make_montecarlo_bot(
             iterations=self.iterations,
             time_cap=None,
             playout_actions=self.playout_actions,
@@ -117,7 +117,7 @@ def play_game(
     game = create_game(RULESET, players)
     game.deal(rng.randbytes(16))
     bots = bots_for(game)
-    tables = [Table(RULESET, players, seat) for seat in range(players)]
+    tables = [MatchFacts(RULESET, players, seat) for seat in range(players)]
     tally = Tally(games=1)
     for _ in range(MAX_ACTIONS):
         if game.is_over:
@@ -137,14 +137,16 @@ def play_game(
     return tally
 
 
-def _play_seat(matchup: str, ismcts: IsmctsSettings, game: tuple[int, int]) -> Tally:
+def _play_seat(matchup: str, montecarlo: MontecarloSettings, game: tuple[int, int]) -> Tally:
     """The game of ``matchup`` for ``(seed, seat)``, the tested bot in ``seat``."""
     tested, opponent, players = MATCHUPS[matchup]
     seed, seat = game
 
     def bots_for(deal: SheddingGame) -> list[Strategy]:
         bots = [STRATEGIES["shedding"][opponent]] * players
-        bots[seat] = ismcts.bot(deal) if tested == "ismcts" else STRATEGIES["shedding"][tested]
+        bots[seat] = (
+            montecarlo.bot(deal) if tested == "montecarlo" else STRATEGIES["shedding"][tested]
+        )
         return bots
 
     return play_game(bots_for, players, seed, seat)
@@ -153,7 +155,7 @@ def _play_seat(matchup: str, ismcts: IsmctsSettings, game: tuple[int, int]) -> T
 def matchup(
     name: str,
     seeds: range,
-    ismcts: IsmctsSettings,
+    montecarlo: MontecarloSettings,
     processes: int = 1,
     progress: int = 0,
 ) -> Tally:
@@ -161,7 +163,7 @@ def matchup(
     so far is printed every that many games."""
     players = MATCHUPS[name][2]
     games = [(seed, seat) for seed in seeds for seat in range(players)]
-    play = partial(_play_seat, name, ismcts)
+    play = partial(_play_seat, name, montecarlo)
     tally = Tally()
     start = time.perf_counter()
     for result in mapped(play, games, processes):
@@ -204,10 +206,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few games")
     parser.add_argument("--only", choices=MATCHUPS, action="append", help="run these matchups")
-    parser.add_argument("--seeds", type=int, help="seeds for the matchups without ISMCTS")
-    parser.add_argument("--ismcts-seeds", type=int, help="seeds for the ISMCTS matchups")
+    parser.add_argument(
+        "--seeds", type=int, help="seeds for the matchups without the Monte Carlo bot"
+    )
+    parser.add_argument("--montecarlo-seeds", type=int, help="seeds for the Monte Carlo matchups")
     parser.add_argument("--first-seed", type=int, default=0, help="the first seed of every matchup")
-    parser.add_argument("--ismcts-iterations", type=int, default=DEFAULT_ITERATIONS)
+    parser.add_argument("--montecarlo-iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--playout-actions", type=int, default=PLAYOUT_ACTIONS)
     parser.add_argument("--margin", type=float, default=MARGIN)
     parser.add_argument("--processes", type=int, default=1, help="games played side by side")
@@ -215,23 +219,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--true-hands",
         action="store_true",
-        help="the ISMCTS bot searches the true hands (an upper bound: no bot sees them)",
+        help="the Monte Carlo bot searches the true hands (an upper bound: no bot sees them)",
     )
     args = parser.parse_args(argv)
     seeds = args.seeds or (50 if args.quick else 500)
-    ismcts_seeds = args.ismcts_seeds or (2 if args.quick else 100)
-    ismcts = IsmctsSettings(
-        args.ismcts_iterations, args.playout_actions, args.margin, args.true_hands
+    montecarlo_seeds = args.montecarlo_seeds or (2 if args.quick else 100)
+    montecarlo = MontecarloSettings(
+        args.montecarlo_iterations, args.playout_actions, args.margin, args.true_hands
     )
-    print(f"ismcts: {ismcts}", flush=True)
+    print(f"montecarlo: {montecarlo}", flush=True)
     for name in args.only or MATCHUPS:
         tested, opponent, players = MATCHUPS[name]
-        count = ismcts_seeds if tested == "ismcts" else seeds
+        count = montecarlo_seeds if tested == "montecarlo" else seeds
         # Four-player matchups play each seed four times: half the seeds keep the games even.
         count = count if players == 2 else count // 2
         start = time.perf_counter()
         seeds_run = range(args.first_seed, args.first_seed + count)
-        tally = matchup(name, seeds_run, ismcts, args.processes, args.progress)
+        tally = matchup(name, seeds_run, montecarlo, args.processes, args.progress)
         report(
             f"{RULESET} {tested} vs {opponent}, {players} players",
             players,

@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from games.abbott.rulesets import create_game
-from games.bots import STRATEGIES, Strategy, Table
+from games.bots import STRATEGIES, MatchFacts, Strategy
 from games.bots.abbott_search import DEFAULT_ITERATIONS, make_search_bot
+from games.rules.abbott.rulesets import create_game
 
 RULESET, PLAYERS = "abbott", 4
 MATCHUPS = ("heuristic-random", "search-random", "search-heuristic")
@@ -55,7 +55,7 @@ def play_game(bots: Sequence[Strategy], seed: int, tally: Tally, tested: int) ->
     """Play one game to its target with ``bots[seat]`` choosing for each seat; count ``tested``."""
     rng = random.Random(seed)
     game = create_game(RULESET, PLAYERS)
-    tables = [Table(RULESET, PLAYERS, seat) for seat in range(PLAYERS)]
+    tables = [MatchFacts(RULESET, PLAYERS, seat) for seat in range(PLAYERS)]
     while not game.is_over:
         game.deal(rng.randbytes(16))
         for _ in range(MAX_ACTIONS_PER_HAND):

@@ -5,7 +5,7 @@ while players are playing — and count what was lost.
 
 It starts everything itself, on ports of its own (:mod:`benchmarks.shape`): a private PostgreSQL
 cluster and redis-server, ``make serve`` (two uvicorn processes), a Celery worker, ``celery beat``.
-Each of ``--matches`` players plays a match against three search bots (``ismcts``: a worker is
+Each of ``--matches`` players plays a match against three search bots (``montecarlo``: a worker is
 always busy thinking for one of them) through the API, as a careful client does: it posts each
 move with an ``Idempotency-Key`` and, answered 503 or cut off, sends it again with the same key.
 
@@ -112,7 +112,7 @@ class Drill:
         body = {"username": name, "password": "a-long-drill-password"}
         async with session.post("/api/v1/players/", json=body) as answer:
             table = Table(name, (await answer.json())["token"])
-        bots = [{"seat": seat, "strategy": "ismcts"} for seat in (1, 2, 3)]
+        bots = [{"seat": seat, "strategy": "montecarlo"} for seat in (1, 2, 3)]
         create = {"ruleset": "switch", "seats": 4, "bots": bots, "deals": 100}
         async with session.post(
             "/api/v1/matches/", json=create, headers=shape.auth(table.token)

@@ -10,8 +10,9 @@ from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from games import catalog, selectors
+from games import selectors
 from games.models import Challenge, Invitation, Match, MatchEvent, Player, Seat
+from games.rules import catalog
 
 ADMIN_EVENT_ROWS = 200
 

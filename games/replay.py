@@ -34,9 +34,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import catalog
-from games.engine.protocol import Action, Event, GameState
-from games.engine.rng import seed_commitment
+from games.rules import catalog
+from games.rules.protocol import Action, Event, GameState
+from games.rules.shuffle import seed_commitment
 
 DEAL_END_EVENTS = frozenset({"deal_end", "hand_end"})  # they reveal the seed of the deal they end
 SEAT_CHANGE_EVENTS = frozenset({"bot_takeover", "resign"})

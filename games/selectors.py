@@ -14,10 +14,11 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
-from games import catalog, errors
-from games.engine.protocol import Event, GameState
-from games.engine.rng import seed_commitment
+from games import errors
 from games.models import Challenge, FeedEvent, Invitation, Match, MatchEvent, Player, Seat
+from games.rules import catalog
+from games.rules.protocol import Event, GameState
+from games.rules.shuffle import seed_commitment
 from switchsite.compiled import CompiledQuery
 
 REVEALED_STATUSES = frozenset({Match.Status.FINISHED, Match.Status.ABANDONED})

@@ -31,12 +31,12 @@ from django.db.models import Q
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from games import bots, catalog, errors, signals
-from games.engine import protocol
-from games.engine.rng import seed_commitment
+from games import bots, errors, signals
 from games.models import Challenge, Invitation, Match, MatchEvent, Player, Seat
 from games.recording import Advance, FeedEntry, advance_write, feed_append
 from games.replay import DEAL_END_EVENTS, turn_defaults
+from games.rules import catalog, protocol
+from games.rules.shuffle import seed_commitment
 from games.selectors import MatchInPlay, match_in_play, match_view
 from switchsite.tasks import publish_after_commit
 
@@ -221,10 +221,11 @@ def _validated_bots(
             raise errors.InvalidBots(f"a bot's seat must be a free seat: one of {free}")
         if seat in chosen:
             raise errors.InvalidBots(f"seat {seat} is given two bots")
-        if strategy not in bots.strategies_for(game):
+        name = bots.strategy_named(game, strategy)
+        if name is None:
             known = ", ".join(bots.strategies_for(game))
             raise errors.InvalidBots(f"unknown bot strategy {strategy!r}; known: {known}")
-        chosen[seat] = strategy
+        chosen[seat] = name
     return chosen
 
 
@@ -354,7 +355,7 @@ def bot_turns_play(*, match_id: int, limit: int | None = None) -> tuple[int, boo
             seat.bot_strategy,
             game=match.game,
             view=play.game.view(seat.index),
-            table=bots.Table(match.ruleset, match.seat_count, seat.index, match.options),
+            facts=bots.MatchFacts(match.ruleset, match.seat_count, seat.index, match.options),
             seed=f"{match.pk}:{match.version}",
         )
         try:

@@ -11,7 +11,8 @@ from typing import Any
 
 from django import forms
 
-from games import bots, catalog
+from games import bots
+from games.rules import catalog
 from tournaments.core.scoring import Scoring
 from tournaments.models import Tournament
 from tournaments.services import Entrant

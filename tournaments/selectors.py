@@ -18,7 +18,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils.text import slugify
 
-from games import catalog
+from games.rules import catalog
 from tournaments import errors
 from tournaments.core import ratings, results
 from tournaments.core.scoring import Bye as ByeResult

@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from games.api import typed
-from games.engine import protocol
 from games.models import Match
+from games.rules import protocol
 from games.services import RESIGN_POLICIES
 from switchsite.api.schema import page_of
 

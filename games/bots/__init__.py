@@ -1,7 +1,7 @@
 """Bot strategies: pure functions from a seat's view to one of its legal moves.
 
 A bot sees exactly what a human in its seat would see — ``view(seat)`` — plus the public facts of
-the table (:class:`Table`), never the hidden cards. Strategies are registered per game; the service
+the match (:class:`MatchFacts`), never the hidden cards. Strategies are registered per game; the service
 looks them up by name and hands each a ``random.Random`` seeded from the match and its version, so a
 bot's choice is reproducible.
 """
@@ -18,13 +18,13 @@ from games.bots import (
     abbott_search,
     random_bot,
     shedding_heuristic,
-    shedding_ismcts,
+    shedding_montecarlo,
 )
 
 
 @dataclass(frozen=True)
-class Table:
-    """The public facts of the match a bot plays in."""
+class MatchFacts:
+    """The public facts of the match a bot plays in, and its seat."""
 
     ruleset: str
     players: int
@@ -32,13 +32,13 @@ class Table:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
-Strategy = Callable[[Mapping[str, Any], Table, random.Random], dict[str, Any]]
+Strategy = Callable[[Mapping[str, Any], MatchFacts, random.Random], dict[str, Any]]
 
 STRATEGIES: dict[str, dict[str, Strategy]] = {
     "shedding": {
         "random": random_bot.choose,
         "heuristic": shedding_heuristic.choose,
-        "ismcts": shedding_ismcts.choose,
+        "montecarlo": shedding_montecarlo.choose,
     },
     "abbott": {
         "random": random_bot.choose,
@@ -48,12 +48,28 @@ STRATEGIES: dict[str, dict[str, Strategy]] = {
 }
 
 
+# Earlier names of strategies, still accepted from clients written against them: ``ismcts`` was
+# named for the tree search it once was; it is a flat Monte Carlo search one move deep.
+ALIASES: dict[str, dict[str, str]] = {"shedding": {"ismcts": "montecarlo"}}
+
+
 def strategies_for(game: str) -> list[str]:
     return list(STRATEGIES.get(game, {}))
 
 
+def strategy_named(game: str, name: object) -> str | None:
+    """The strategy of ``game`` that ``name`` (a strategy's name or an alias) names, else None."""
+    if not isinstance(name, str):
+        return None
+    name = ALIASES.get(game, {}).get(name, name)
+    return name if name in STRATEGIES.get(game, {}) else None
+
+
 def choose_action(
-    strategy: str, *, game: str, view: Mapping[str, Any], table: Table, seed: str
+    strategy: str, *, game: str, view: Mapping[str, Any], facts: MatchFacts, seed: str
 ) -> dict[str, Any]:
-    """The action ``strategy`` plays from ``view``; ``seed`` makes the choice reproducible."""
-    return STRATEGIES[game][strategy](view, table, random.Random(seed))
+    """The action ``strategy`` (or its alias) plays from ``view``; ``seed`` makes the choice
+    reproducible."""
+    name = strategy_named(game, strategy)
+    assert name is not None, f"unknown {game} strategy {strategy!r}"
+    return STRATEGIES[game][name](view, facts, random.Random(seed))

@@ -17,12 +17,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from games.abbott.poker import VALUE_OF, Key, evaluate
-from games.abbott.scoring import Alliance, hand_scores
-from games.engine.cards import SUIT_OF, parse_card
+from games.rules.abbott.poker import VALUE_OF, Key, evaluate
+from games.rules.abbott.scoring import Alliance, hand_scores
+from games.rules.cards import SUIT_OF, parse_card
 
 if TYPE_CHECKING:
-    from games.bots import Table
+    from games.bots import MatchFacts
 
 NO_CARD = -1
 FLUSH_DRAW = 0.15  # per suited card beyond two, while there is no flush yet
@@ -180,7 +180,7 @@ def _single_leader(cards: Sequence[Sequence[int]]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def choose(view: Mapping[str, Any], table: Table, rng: random.Random) -> dict[str, Any]:
+def choose(view: Mapping[str, Any], facts: MatchFacts, rng: random.Random) -> dict[str, Any]:
     """The heuristic's action for the seat to move; ``rng`` only breaks exact ties."""
     legal = view["legal_moves"]
     if len(legal) == 1:

@@ -20,15 +20,15 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from games.abbott.game import EMPTY, PLAY, AbbottGame
-from games.abbott.poker import VALUE_OF
-from games.abbott.scoring import Alliance
 from games.bots.abbott_heuristic import outcome_values, sharpness, strength, win_chances
-from games.engine.cards import RANK_OF, SUIT_OF
-from games.engine.protocol import Action
+from games.rules.abbott.game import EMPTY, PLAY, AbbottGame
+from games.rules.abbott.poker import VALUE_OF
+from games.rules.abbott.scoring import Alliance
+from games.rules.cards import RANK_OF, SUIT_OF
+from games.rules.protocol import Action
 
 if TYPE_CHECKING:
-    from games.bots import Strategy, Table
+    from games.bots import MatchFacts, Strategy
 
 # The budget is a number of iterations, so that a move depends on the seed alone, not on how busy
 # the machine is: 300 take about 0.2 s on one idle core of the project's machine. The time cap only
@@ -206,11 +206,11 @@ def make_search_bot(
 ) -> Strategy:
     """A search strategy with its own budget (tests and benchmarks use other ones)."""
 
-    def choose(view: Mapping[str, Any], table: Table, rng: random.Random) -> dict[str, Any]:
+    def choose(view: Mapping[str, Any], facts: MatchFacts, rng: random.Random) -> dict[str, Any]:
         legal = view["legal_moves"]
         if len(legal) == 1:
             return dict(legal[0])
-        state = AbbottGame.from_view(view, table.ruleset)
+        state = AbbottGame.from_view(view, facts.ruleset)
         return dict(search(state, rng, iterations=iterations, time_cap=time_cap))
 
     return choose

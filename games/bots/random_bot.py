@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from games.bots import Table
+    from games.bots import MatchFacts
 
 
-def choose(view: Mapping[str, Any], table: Table, rng: random.Random) -> dict[str, Any]:
+def choose(view: Mapping[str, Any], facts: MatchFacts, rng: random.Random) -> dict[str, Any]:
     return dict(rng.choice(view["legal_moves"]))

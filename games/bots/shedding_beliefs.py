@@ -1,6 +1,6 @@
 """What the table has seen of the other hands, and deals of the unseen cards that agree with it.
 
-A search bot must deal the cards it cannot see (ISMCTS determinisations); dealing them uniformly
+A search bot must deal the cards it cannot see (determinisations); dealing them uniformly
 ignores what the public ``history`` of the view tells. Replaying that history, each other seat's
 hand is a list of *slots*, one per card it holds, each with a mask of the cards it cannot be:
 
@@ -34,8 +34,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine.cards import CARD_IDS, RANK_OF, SUIT_OF, SUITS
-from games.engine.rulesets import Rules
+from games.rules.cards import CARD_IDS, RANK_OF, SUIT_OF, SUITS
+from games.rules.shedding.rulesets import Rules
 
 STRICT_TRIES = 20  # random deals tried against every mask before matching cards to slots
 

@@ -27,12 +27,12 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from games.engine.cards import CARD_IDS, RANK_OF, SUIT_OF, SUITS
-from games.engine.rulesets import Rules, find_ruleset
-from games.engine.scoring import CARD_POINTS
+from games.rules.cards import CARD_IDS, RANK_OF, SUIT_OF, SUITS
+from games.rules.shedding.rulesets import Rules, find_ruleset
+from games.rules.shedding.scoring import CARD_POINTS
 
 if TYPE_CHECKING:
-    from games.bots import Table
+    from games.bots import MatchFacts
 
 
 # Scores of the rules of thumb (a play starts at PLAY; drawing is 0).
@@ -54,9 +54,9 @@ def _compiled(ruleset: str, options_json: str, players: int) -> Rules:
     return find_ruleset(ruleset).with_options(json.loads(options_json)).compile(players)
 
 
-def rules_for(table: Table) -> Rules:
-    """The compiled rules of the table: its preset with the match's house rules (cached)."""
-    return _compiled(table.ruleset, json.dumps(table.options, sort_keys=True), table.players)
+def rules_for(facts: MatchFacts) -> Rules:
+    """The compiled rules of the match: its preset with the match's house rules (cached)."""
+    return _compiled(facts.ruleset, json.dumps(facts.options, sort_keys=True), facts.players)
 
 
 @lru_cache(maxsize=64)
@@ -89,12 +89,12 @@ def _next_seat_count(view: Mapping[str, Any], seat: int) -> int:
     return int(seats[nxt]["hand_count"])
 
 
-def choose(view: Mapping[str, Any], table: Table, rng: random.Random) -> dict[str, Any]:
+def choose(view: Mapping[str, Any], facts: MatchFacts, rng: random.Random) -> dict[str, Any]:
     """The legal move with the best score (see the module docstring)."""
     moves = view["legal_moves"]
     if len(moves) == 1:
         return dict(moves[0])
-    return best_move(view, rules_for(table), rng)
+    return best_move(view, rules_for(facts), rng)
 
 
 def best_move(view: Mapping[str, Any], rules: Rules, rng: random.Random) -> dict[str, Any]:

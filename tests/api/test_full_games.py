@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from games import catalog
 from games.models import Match
+from games.rules import catalog
 from scripts.verify_deals import verify
 from tests.api.conftest import Client
 

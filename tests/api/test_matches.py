@@ -47,6 +47,14 @@ def test_create_seats_the_creator_at_seat_0_and_waits(alice):
     assert view["legal_moves"] == []
 
 
+def test_a_strategy_asked_for_by_its_earlier_name_is_seated_by_its_name(alice):
+    # the API guide, "Matches": `ismcts` is accepted as `montecarlo`'s earlier name.
+    response = create(alice, bots=[{"seat": 1, "strategy": "ismcts"}])
+
+    assert response.status_code == 201
+    assert [s["bot"] for s in response.json()["seats"]] == [None, "montecarlo"]
+
+
 @pytest.mark.parametrize(
     ("body", "code"),
     [

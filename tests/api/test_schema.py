@@ -12,9 +12,9 @@ from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
-from games.abbott.game import _ACTION_FIELDS as ABBOTT_ACTIONS
 from games.api import typed
-from games.engine.shedding.actions import ACTION_DICTS
+from games.rules.abbott.game import _ACTION_FIELDS as ABBOTT_ACTIONS
+from games.rules.shedding.actions import ACTION_DICTS
 
 pytestmark = pytest.mark.django_db
 

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from games.abbott.game import AbbottGame
-from games.abbott.rulesets import RULESETS, create_game
-from games.engine.cards import card_code, make_deck
-from games.engine.protocol import IllegalMove, InvalidAction, InvalidLayout, InvalidOptions
-from games.engine.rng import DealRng
+from games.rules.abbott.game import AbbottGame
+from games.rules.abbott.rulesets import RULESETS, create_game
+from games.rules.cards import card_code, make_deck
+from games.rules.protocol import IllegalMove, InvalidAction, InvalidLayout, InvalidOptions
+from games.rules.shuffle import DealRng
 
 SEED = b"abbott-test"
 FULL6 = {(r, c): card_code(r * 6 + c) for r in range(6) for c in range(6)}
@@ -695,7 +695,7 @@ def test_create_game_validates() -> None:
 def test_the_engine_imports_no_django() -> None:
     """The rules core is pure Python: importing it loads no Django, DRF or Celery."""
     code = (
-        "import sys, games.abbott.rulesets; "
+        "import sys, games.rules.abbott.rulesets; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('django', 'rest_framework', 'celery')))"
     )

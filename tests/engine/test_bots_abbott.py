@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from games.abbott.game import AbbottGame
-from games.abbott.rulesets import create_game
-from games.bots import STRATEGIES, Table, abbott_heuristic
+from games.bots import STRATEGIES, MatchFacts, abbott_heuristic
 from games.bots.abbott_search import DEFAULT_ITERATIONS, DEFAULT_TIME_CAP, make_search_bot
-from games.engine.cards import card_code, parse_card
+from games.rules.abbott.game import AbbottGame
+from games.rules.abbott.rulesets import create_game
+from games.rules.cards import card_code, parse_card
 
 RULESETS = [("abbott", 4), ("abbott-2", 2)]
 
@@ -182,7 +182,7 @@ def test_choices_are_legal_and_reproducible(name: str) -> None:
             continue
         seat = game.to_move
         view = game.view(seat)
-        table = Table(ruleset, players, seat)
+        table = MatchFacts(ruleset, players, seat)
         choice = strategy(view, table, random.Random(checked))
         assert choice in view["legal_moves"]
         assert strategy(view, table, random.Random(checked)) == choice
@@ -201,7 +201,7 @@ def heuristic_choice(game: AbbottGame) -> dict[str, Any]:
     seat = game.to_move
     assert seat is not None
     view = game.view(seat)
-    return abbott_heuristic.choose(view, Table("abbott", 4, seat), random.Random(0))
+    return abbott_heuristic.choose(view, MatchFacts("abbott", 4, seat), random.Random(0))
 
 
 # Seat 0 stands at (5,0) and reaches column 0 and row 5; seat 1 at (0,0) reaches row 0 and column 0.
@@ -277,7 +277,10 @@ def test_asked_to_agree_it_agrees_only_to_the_end_that_suits_it() -> None:
         assert game.legal_actions() == [{"action": "propose_end"}, {"action": "decline_end"}]
         assert heuristic_choice(game) == {"action": answer}
         search = make_search_bot(iterations=50, time_cap=None)
-        assert search(game.view(0), Table("abbott", 4, 0), random.Random(0)) in game.legal_actions()
+        assert (
+            search(game.view(0), MatchFacts("abbott", 4, 0), random.Random(0))
+            in game.legal_actions()
+        )
 
 
 def test_passes_when_blocked_and_moves_otherwise() -> None:
@@ -298,10 +301,10 @@ def test_search_finds_the_flush_and_stops_at_its_time_cap() -> None:
     view = game.view(0)
     flush = {"action": "move", "to": [2, 0]}
     bot = make_search_bot(iterations=200, time_cap=None)
-    assert bot(view, Table("abbott", 4, 0), random.Random(3)) == flush
+    assert bot(view, MatchFacts("abbott", 4, 0), random.Random(3)) == flush
     start = time.perf_counter()
     choice = make_search_bot(iterations=10**9, time_cap=0.2)(
-        view, Table("abbott", 4, 0), random.Random(3)
+        view, MatchFacts("abbott", 4, 0), random.Random(3)
     )
     assert time.perf_counter() - start < 5.0
     assert choice == flush
@@ -316,7 +319,7 @@ def test_the_default_search_is_reproducible_from_its_seed() -> None:
         for _, _, game in all_positions(every=7)
         if not game.needs_deal and not game.is_over and len(game.legal_actions()) > 10
     )
-    table = Table("abbott", 4, view["to_move"])
+    table = MatchFacts("abbott", 4, view["to_move"])
     choices, slowest = [], 0.0
     for _ in range(2):
         start = time.perf_counter()
@@ -339,6 +342,6 @@ def test_search_needs_a_budget() -> None:
     with pytest.raises(ValueError, match="budget"):
         make_search_bot(iterations=None, time_cap=None)(
             build({(2, 0): "KH", (1, 3): "QC"}, PIECES, [["2H"], *JUNK]).view(0),
-            Table("abbott", 4, 0),
+            MatchFacts("abbott", 4, 0),
             random.Random(0),
         )

@@ -1,6 +1,6 @@
 """The shedding Switch bots: ``SheddingGame.from_view`` rebuilds the position a view shows, both
 strategies always answer with a legal move and reproducibly, the heuristic makes the obvious choices
-in hand-built positions, and ISMCTS sees only what its seat sees and keeps to its budget."""
+in hand-built positions, and the Monte Carlo bot sees only what its seat sees and keeps to its budget."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from games.bots import STRATEGIES, Table
+from games.bots import STRATEGIES, MatchFacts
 from games.bots.shedding_heuristic import rules_for
-from games.bots.shedding_ismcts import Determiniser, make_ismcts_bot
-from games.engine.rulesets import RULESETS, create_game
-from games.engine.shedding import SheddingGame
+from games.bots.shedding_montecarlo import Determiniser, make_montecarlo_bot
+from games.rules.shedding import SheddingGame
+from games.rules.shedding.rulesets import RULESETS, create_game
 from tests.engine.test_shedding_helpers import assert_conserved, choose, layout_game
 
 HEURISTIC = STRATEGIES["shedding"]["heuristic"]
@@ -48,8 +48,8 @@ def random_positions(
         game.apply(choose(rng, game.legal_actions(), prefer_play=0.9))
 
 
-def table_of(game: SheddingGame, options: dict[str, Any] | None = None) -> Table:
-    return Table(game.rules.ruleset.name, game.players, game.to_move or 0, options or {})
+def table_of(game: SheddingGame, options: dict[str, Any] | None = None) -> MatchFacts:
+    return MatchFacts(game.rules.ruleset.name, game.players, game.to_move or 0, options or {})
 
 
 @pytest.mark.parametrize(("ruleset", "players", "options"), CASES)
@@ -109,17 +109,17 @@ def test_the_heuristic_always_plays_a_legal_move(
 
 
 @pytest.mark.parametrize(("ruleset", "players", "options"), CASES)
-def test_ismcts_always_plays_a_legal_move(
+def test_montecarlo_always_plays_a_legal_move(
     ruleset: str, players: int, options: dict[str, Any] | None
 ) -> None:
-    bot = make_ismcts_bot(iterations=6, time_cap=None)
+    bot = make_montecarlo_bot(iterations=6, time_cap=None)
     for game in random_positions(ruleset, players, options, seed=3, every=7):
         view = game.view(game.to_move)
         assert bot(view, table_of(game, options), random.Random(1)) in view["legal_moves"]
 
 
 def test_whole_games_between_the_bots_end() -> None:
-    bots = [HEURISTIC, make_ismcts_bot(iterations=10, time_cap=None)]
+    bots = [HEURISTIC, make_montecarlo_bot(iterations=10, time_cap=None)]
     for ruleset in RULESETS:
         rng = random.Random(ruleset)
         game = create_game(ruleset, 2)
@@ -132,19 +132,21 @@ def test_whole_games_between_the_bots_end() -> None:
         assert game.is_over
 
 
-@pytest.mark.parametrize("strategy", ["heuristic", "ismcts"])
+@pytest.mark.parametrize("strategy", ["heuristic", "montecarlo"])
 def test_a_fixed_seed_gives_the_same_choices(strategy: str) -> None:
-    bot = HEURISTIC if strategy == "heuristic" else make_ismcts_bot(iterations=40, time_cap=None)
+    bot = (
+        HEURISTIC if strategy == "heuristic" else make_montecarlo_bot(iterations=40, time_cap=None)
+    )
     for game in random_positions("switch", 3, None, seed=5, every=4):
         view = game.view(game.to_move)
         table = table_of(game)
         assert bot(view, table, random.Random(9)) == bot(view, table, random.Random(9))
 
 
-def test_the_registered_ismcts_bot_searches_a_fixed_number_of_iterations() -> None:
+def test_the_registered_montecarlo_bot_searches_a_fixed_number_of_iterations() -> None:
     """Its budget is iterations (the time cap is a safety net), so a seed reproduces its move
     however loaded the machine is."""
-    bot = STRATEGIES["shedding"]["ismcts"]
+    bot = STRATEGIES["shedding"]["montecarlo"]
     game = create_game("switch", 4)
     game.deal(b"reproducible")
     view = game.view(game.to_move)
@@ -152,10 +154,10 @@ def test_the_registered_ismcts_bot_searches_a_fixed_number_of_iterations() -> No
     assert bot(view, table, random.Random(3)) == bot(view, table, random.Random(3))
 
 
-def test_ismcts_falls_back_on_the_heuristic() -> None:
+def test_montecarlo_falls_back_on_the_heuristic() -> None:
     """The search only overrules the heuristic's move by a margin: with an infinite one, it plays
     the heuristic's move (drawn with the same random numbers)."""
-    bot = make_ismcts_bot(iterations=20, time_cap=None, margin=math.inf)
+    bot = make_montecarlo_bot(iterations=20, time_cap=None, margin=math.inf)
     for game in random_positions("switch", 4, None, seed=6, every=3):
         view = game.view(game.to_move)
         table = table_of(game)
@@ -201,7 +203,7 @@ def test_the_heuristic_plays_rather_than_draws_voluntarily() -> None:
     }
 
 
-def test_ismcts_sees_nothing_of_the_other_hands() -> None:
+def test_montecarlo_sees_nothing_of_the_other_hands() -> None:
     """Two deals that differ only in which unseen cards the opponent holds look the same to seat 0,
     so the bot, with the same seed, must choose the same."""
     own = ["5H", "9C", "KS", "4D", "8D"]
@@ -210,18 +212,18 @@ def test_ismcts_sees_nothing_of_the_other_hands() -> None:
     assert Counter(first.hands[1]) != Counter(second.hands[1])
     view = first.view(0)
     assert second.view(0) == view
-    bot = make_ismcts_bot(iterations=150, time_cap=None)
+    bot = make_montecarlo_bot(iterations=150, time_cap=None)
     assert bot(view, table_of(first), random.Random(4)) == bot(
         second.view(0), table_of(second), random.Random(4)
     )
 
 
-def test_ismcts_stops_at_its_time_cap() -> None:
+def test_montecarlo_stops_at_its_time_cap() -> None:
     """Speed is the benchmarks' business; the bound is loose because test machines are shared."""
     game = create_game("french", 4)
     game.deal(b"budget")
     view = game.view(game.to_move)
-    bot = make_ismcts_bot(iterations=10**9, time_cap=0.05)
+    bot = make_montecarlo_bot(iterations=10**9, time_cap=0.05)
     start = time.perf_counter()
     move = bot(view, table_of(game), random.Random(0))
     assert time.perf_counter() - start < 5.0

@@ -1,4 +1,4 @@
-"""What the ISMCTS bot infers from the public history (``shedding_beliefs``): at every position of
+"""What the Monte Carlo bot infers from the public history (``shedding_beliefs``): at every position of
 random games, the true hands are among those the inferred slots allow (read by the rules alone, and,
 in games of players that play whenever they can, with that assumption too), and determinisations
 deal only the cards the seat cannot see, into hands the slots allow."""
@@ -13,11 +13,11 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from games.bots import STRATEGIES, Table
+from games.bots import STRATEGIES, MatchFacts
 from games.bots.shedding_beliefs import deal_hidden, hand_slots, unseen_cards
-from games.engine.cards import RANKS, SUITS
-from games.engine.rulesets import RULESETS, create_game
-from games.engine.shedding import SheddingGame
+from games.rules.cards import RANKS, SUITS
+from games.rules.shedding import SheddingGame
+from games.rules.shedding.rulesets import RULESETS, create_game
 from tests.engine.test_shedding_helpers import choose, layout_game
 
 HEURISTIC = STRATEGIES["shedding"]["heuristic"]
@@ -38,7 +38,7 @@ def positions(
     rng = random.Random(seed)
     game = create_game(ruleset, players, options)
     game.deal(rng.randbytes(8))
-    table = Table(ruleset, players, 0, options)
+    table = MatchFacts(ruleset, players, 0, options)
     for _ in range(400):
         if game.is_over:
             return

@@ -10,17 +10,17 @@ import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-import games.engine
-from games.engine.build_guard import compiled_by_the_build, stale_sources
+import games.rules
+from games.rules.build_guard import compiled_by_the_build, stale_sources
 
 ROOT = Path(__file__).parents[2]
-ENGINE = Path(games.engine.__file__).parent
+ENGINE = Path(games.rules.__file__).parent
 
 # Seeded random matches of every preset, hashed whole: every legal action, event and saved state.
 PLAY_AND_HASH = """
 import hashlib, json, random
-import games.engine.shedding.game
-from games.engine.rulesets import RULESETS, create_game
+import games.rules.shedding.game
+from games.rules.shedding.rulesets import RULESETS, create_game
 
 digest = hashlib.sha256()
 for name in RULESETS:
@@ -38,7 +38,7 @@ for name in RULESETS:
                 events = game.apply(dict(rng.choice(plays if plays and rng.random() < 0.9 else legal)))
             digest.update(json.dumps([event.to_dict() for event in events]).encode())
             digest.update(json.dumps(game.copy().to_dict(), sort_keys=True).encode())
-print(games.engine.shedding.game.__spec__.origin)
+print(games.rules.shedding.game.__spec__.origin)
 print(digest.hexdigest())
 """
 

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from games import catalog
-from games.engine.protocol import Outcome
+from games.rules import catalog
+from games.rules.protocol import Outcome
 
 
 def played_to_the_end(ruleset: str, players: int, seed: int, deals: int = 1):

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from games.engine.protocol import Event, GameState
-from games.engine.rng import seed_commitment
 from games.replay import MatchSettings, ReplayError, replay
+from games.rules.protocol import Event, GameState
+from games.rules.shuffle import seed_commitment
 
 DEAL_END_EVENTS = ("deal_end", "hand_end")
 MAX_DEFAULT_ACTIONS = 20

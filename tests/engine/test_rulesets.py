@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from games.engine.protocol import InvalidOptions
-from games.engine.rulesets import (
+from games.rules.protocol import InvalidOptions
+from games.rules.shedding import SheddingGame
+from games.rules.shedding.rulesets import (
     OPTION_NAMES,
     RULESETS,
     UnknownRuleset,
@@ -17,7 +18,6 @@ from games.engine.rulesets import (
     find_ruleset,
     value_for_players,
 )
-from games.engine.shedding import SheddingGame
 
 PRESETS = [
     "switch",
@@ -129,7 +129,7 @@ def test_jokers_without_a_power_are_wild() -> None:
 
 def test_specific_patterns_beat_general_ones() -> None:
     rules = RULESETS["black-jack"].compile(2)
-    from games.engine.cards import parse_card
+    from games.rules.cards import parse_card
 
     assert rules.power[parse_card("JS")].draw == 5  # type: ignore[union-attr]
     assert rules.power[parse_card("JD")] is None

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from games.engine.protocol import Event
-from games.engine.rulesets import RULESETS, create_game
-from games.engine.shedding import SheddingGame
+from games.rules.protocol import Event
+from games.rules.shedding import SheddingGame
+from games.rules.shedding.rulesets import RULESETS, create_game
 from tests.engine.test_shedding_helpers import choose, layout_game
 
 DRAW = {"action": "draw"}

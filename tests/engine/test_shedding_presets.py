@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.protocol import IllegalMove
-from games.engine.rulesets import RULESETS, create_game
-from games.engine.shedding import SheddingGame
+from games.rules.protocol import IllegalMove
+from games.rules.shedding import SheddingGame
+from games.rules.shedding.rulesets import RULESETS, create_game
 from tests.engine.test_shedding_helpers import hand_codes, layout_game, play
 
 DRAW = {"action": "draw"}

@@ -8,9 +8,9 @@ import pickle
 
 import pytest
 
-from games.engine.cards import CARD_CODES, codes
-from games.engine.protocol import IllegalMove, InvalidLayout, InvalidOptions
-from games.engine.rulesets import create_game
+from games.rules.cards import CARD_CODES, codes
+from games.rules.protocol import IllegalMove, InvalidLayout, InvalidOptions
+from games.rules.shedding.rulesets import create_game
 from tests.engine.test_shedding_helpers import assert_conserved, hand_codes, layout_game, play
 
 DRAW = {"action": "draw"}

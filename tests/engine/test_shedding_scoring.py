@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.engine.cards import parse_card
-from games.engine.scoring import (
+from games.rules.cards import parse_card
+from games.rules.shedding.scoring import (
     deal_placings,
     french_tally,
     hand_order,

@@ -1,5 +1,5 @@
 """The fields of a shedding match are declared with their types and, beside, with their codecs
-(games/engine/shedding/state.py); copying and saving follow from the codecs, so no field can be
+(games/rules/shedding/state.py); copying and saving follow from the codecs, so no field can be
 forgotten by one of them, and the two declarations must agree."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from games.engine.rulesets import create_game
-from games.engine.shedding import SheddingGame
-from games.engine.shedding.state import FIELDS, VALUE
+from games.rules.shedding import SheddingGame
+from games.rules.shedding.rulesets import create_game
+from games.rules.shedding.state import FIELDS, VALUE
 from tests.engine.test_shedding_helpers import choose
 
 # The rules are saved as ruleset, options and players; the caches are rebuilt on demand.
@@ -37,11 +37,11 @@ VALUE_TYPES = {"int", "bool", "str", "int | None"}
 
 
 def declared_types() -> dict[str, str]:
-    """DealState's annotations as written (read from the source: compiled, the class has none)."""
+    """MatchState's annotations as written (read from the source: compiled, the class has none)."""
     (state,) = (
         node
         for node in ast.parse(STATE_SOURCE.read_text()).body
-        if isinstance(node, ast.ClassDef) and node.name == "DealState"
+        if isinstance(node, ast.ClassDef) and node.name == "MatchState"
     )
     return {
         node.target.id: ast.unparse(node.annotation)

@@ -9,8 +9,9 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import catalog, services
+from games import services
 from games.models import Match
+from games.rules import catalog
 from tests.api.conftest import Client
 from tests.faults.conftest import wait_until
 
@@ -23,7 +24,7 @@ def versions(match_ids: list[int]) -> dict[int, int]:
 
 def all_bot_match(organiser) -> int:
     """Four search bots over two deals: long enough that a worker is always in the middle of one."""
-    bots = [{"seat": seat, "strategy": "ismcts"} for seat in range(4)]
+    bots = [{"seat": seat, "strategy": "montecarlo"} for seat in range(4)]
     match = services.match_create(
         creator=organiser,
         ruleset="switch",

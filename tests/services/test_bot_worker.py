@@ -6,8 +6,9 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import catalog, services, tasks
+from games import services, tasks
 from games.models import Match, MatchEvent
+from games.rules import catalog
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 

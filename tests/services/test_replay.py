@@ -14,9 +14,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import catalog, selectors, services
+from games import selectors, services
 from games.models import Match, MatchEvent
 from games.replay import MatchSettings, Replay, replay
+from games.rules import catalog
 
 pytestmark = pytest.mark.django_db
 

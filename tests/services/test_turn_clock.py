@@ -7,8 +7,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import catalog, services, tasks
+from games import services, tasks
 from games.models import FeedEvent, Match, MatchEvent, Seat
+from games.rules import catalog
 from tests.api.test_matches import LAYOUT
 
 pytestmark = pytest.mark.django_db

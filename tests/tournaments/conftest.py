@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games.engine.protocol import HandOutcome, Outcome, solo_teams
 from games.models import Match
+from games.rules.protocol import HandOutcome, Outcome, solo_teams
 from tests.api import conftest as api
 from tournaments import services
 from tournaments.models import Table, Tournament

@@ -9,9 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.abbott.scoring import hand_scores
-from games.engine.protocol import HandOutcome, Outcome, solo_teams
 from games.models import Match, Player
+from games.rules.abbott.scoring import hand_scores
+from games.rules.protocol import HandOutcome, Outcome, solo_teams
 from tests.engine.test_abbott_scoring import JONES, WORKED_EXAMPLE
 from tests.tournaments.conftest import end_match, table_seats
 from tournaments import selectors, services, tasks

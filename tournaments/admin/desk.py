@@ -13,7 +13,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.safestring import SafeString, mark_safe
 
-from games import catalog
+from games.rules import catalog
 from switchsite.problems import problem_classes
 from switchsite.requests import AuthenticatedHttpRequest
 from tournaments import errors, selectors, services

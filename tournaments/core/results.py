@@ -2,7 +2,7 @@
 
 Pure (the standard library and the games' own pure scoring): a result names the entries by their
 display names; :func:`hands_from_result` checks it against the table and the tournament's format
-and returns one :class:`~games.engine.protocol.HandOutcome` per deal or hand, in seat order —
+and returns one :class:`~games.rules.protocol.HandOutcome` per deal or hand, in seat order —
 exactly what a finished match's outcome holds — so played and entered tables are scored one way.
 Every problem found is reported at once, keyed by where it is in the body (``deals[1].winner``).
 
@@ -13,8 +13,8 @@ The shapes, per scoring (docs/rules.md §4–§5):
 * ``placement`` — ``{"deals": [{"order": [name, ...]}]}``: every seat once, first out first.
 * ``abbott`` — ``{"hands": [{"winner": name | None, "alliance": None | {"chooser": name,
   "chosen": name}}]}``: ``None`` is a tie. Each hand scores as in the engine
-  (:func:`games.abbott.scoring.hand_scores`), the running totals go on until
-  :func:`games.abbott.scoring.game_winner` names a winner, and no hand may follow that one.
+  (:func:`games.rules.abbott.scoring.hand_scores`), the running totals go on until
+  :func:`games.rules.abbott.scoring.game_winner` names a winner, and no hand may follow that one.
 
 Length: with ``deals`` per round, exactly that many deals; with a ``target``, deals until a
 running total first reaches it (for ``placement``, the placement points' total), and no more.
@@ -27,8 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.abbott.scoring import game_winner, hand_scores
-from games.engine.protocol import HandOutcome, solo_teams
+from games.rules.abbott.scoring import game_winner, hand_scores
+from games.rules.protocol import HandOutcome, solo_teams
 from tournaments.core.scoring import Scoring, placement_points
 
 

@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from django.contrib.auth.models import User
 
-from games import catalog
+from games.rules import catalog
 from tournaments import errors
 from tournaments.core import meetings, seating
 from tournaments.models import Bye, Round, TableSeat, Tournament

@@ -9,8 +9,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games import bots, catalog
+from games import bots
 from games import errors as game_errors
+from games.rules import catalog
 from switchsite.problems import ServiceError
 from tournaments import errors
 from tournaments.models import Entry, Tournament
@@ -130,14 +131,15 @@ def _bot_entry_create(tournament: Tournament, entrant: Entrant, *, joined_round:
             "Bots need online play: this tournament is played offline, with real cards."
         )
     game = catalog.find_ruleset(tournament.ruleset).game
-    if entrant.bot not in bots.strategies_for(game):
+    strategy = bots.strategy_named(game, entrant.bot)
+    if strategy is None:
         known = ", ".join(bots.strategies_for(game))
         raise game_errors.InvalidBots(f"unknown bot strategy {entrant.bot!r}; known: {known}")
     display = _free_name(
-        tournament, entrant.name or f"{entrant.bot} bot {tournament.entries.count() + 1}"
+        tournament, entrant.name or f"{strategy} bot {tournament.entries.count() + 1}"
     )
     return Entry.objects.create(
-        tournament=tournament, bot_strategy=entrant.bot, name=display, joined_round=joined_round
+        tournament=tournament, bot_strategy=strategy, name=display, joined_round=joined_round
     )
 
 

@@ -11,8 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import services as game_services
-from games.engine import protocol
 from games.models import Match
+from games.rules import protocol
 from switchsite.tasks import publish_after_commit
 from tournaments import errors, selectors
 from tournaments.core import results

@@ -7,8 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from games import catalog
-from games.engine import protocol
+from games.rules import catalog, protocol
 from tournaments import errors
 from tournaments.core import seating
 from tournaments.core.scoring import ByePolicy, Scoring

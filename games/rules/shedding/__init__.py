@@ -8,7 +8,7 @@
 * :mod:`.views` — what a seat may know, and a whole game rebuilt from that for search bots.
 """
 
-from games.engine.shedding.actions import (
+from games.rules.shedding.actions import (
     DRAW,
     DRAW_ACTION,
     END,
@@ -18,7 +18,7 @@ from games.engine.shedding.actions import (
     action_dict,
     parse_action,
 )
-from games.engine.shedding.game import SheddingGame
+from games.rules.shedding.game import SheddingGame
 
 __all__ = [
     "DRAW",

@@ -10,16 +10,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.abbott import rulesets as abbott_rulesets
-from games.abbott.game import AbbottGame
-from games.engine import rulesets as shedding_rulesets
-from games.engine.protocol import GameState
-from games.engine.shedding import SheddingGame
+from games.rules.abbott import rulesets as abbott_rulesets
+from games.rules.abbott.game import AbbottGame
+from games.rules.protocol import GameState
+from games.rules.shedding import SheddingGame
+from games.rules.shedding import rulesets as shedding_rulesets
 
 SHEDDING = "shedding"
 ABBOTT = "abbott"
 
-_GAME_CLASSES: dict[str, Any] = {SHEDDING: SheddingGame, ABBOTT: AbbottGame}
+_LOADERS: dict[str, Callable[[Mapping[str, Any]], GameState]] = {
+    SHEDDING: SheddingGame.from_dict,
+    ABBOTT: AbbottGame.from_dict,
+}
 _FACTORIES: dict[str, Callable[..., GameState]] = {
     SHEDDING: shedding_rulesets.create_game,
     ABBOTT: abbott_rulesets.create_game,
@@ -79,4 +82,4 @@ def new_game(
 
 def load_game(game: str, data: Mapping[str, Any]) -> GameState:
     """Rebuild a persisted game from its ``to_dict()`` form."""
-    return _GAME_CLASSES[game].from_dict(data)
+    return _LOADERS[game](data)

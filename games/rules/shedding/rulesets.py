@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from games.engine.cards import (
+from games.rules.cards import (
     BLACK_SUITS,
     JOKER_1,
     JOKER_2,
@@ -50,10 +50,10 @@ from games.engine.cards import (
     SUITS,
     make_deck,
 )
-from games.engine.protocol import InvalidOptions
+from games.rules.protocol import InvalidOptions
 
 if TYPE_CHECKING:
-    from games.engine.shedding import SheddingGame
+    from games.rules.shedding import SheddingGame
 
 DRAW_RULES = ("one", "one_then_play", "until_playable", "two")
 MULTI_CARD = ("none", "same_rank", "runs", "same_rank_and_runs")
@@ -779,7 +779,7 @@ def create_game(
 ) -> SheddingGame:
     """A new match waiting for its first deal; raises UnknownRuleset or InvalidOptions."""
     # Imported here: the game module needs this one (Rules), so this one cannot need it at import.
-    from games.engine.shedding import SheddingGame
+    from games.rules.shedding import SheddingGame
 
     rules = find_ruleset(ruleset).with_options(options).compile(players)
     if target is None:

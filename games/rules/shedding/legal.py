@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Set
 
-from games.engine.cards import CARD_CODES, KING, RANK_OF, SAME_RANK, SUIT_OF, SUITS
-from games.engine.shedding.actions import DRAW, END, PLAY, ActionForms, ActionTuple, Form
-from games.engine.shedding.state import DealState
+from games.rules.cards import CARD_CODES, KING, RANK_OF, SAME_RANK, SUIT_OF, SUITS
+from games.rules.shedding.actions import DRAW, END, PLAY, ActionForms, ActionTuple, Form
+from games.rules.shedding.state import MatchState
 
 
-def matches(state: DealState, card_id: int) -> bool:
+def matches(state: MatchState, card_id: int) -> bool:
     """May ``card_id`` be played on the top card as a turn's first card (docs/rules.md §2 Matching)?"""
     return card_id in state.rules.playable_on[RANK_OF[state.discard[-1]]][state.active_suit]
 
 
-def compute_legal(state: DealState, forms: ActionForms[Form]) -> list[Form]:
+def compute_legal(state: MatchState, forms: ActionForms[Form]) -> list[Form]:
     """Every action the seat to move may take, in a fixed order: plays by card, then draw or end;
     in the form of ``forms`` (the engine's tuples or the API's dicts)."""
     hand = state.hands[state.current]
@@ -64,7 +64,7 @@ def compute_legal(state: DealState, forms: ActionForms[Form]) -> list[Form]:
     return plays
 
 
-def _continuations(state: DealState, held: set[int]) -> set[int]:
+def _continuations(state: MatchState, held: set[int]) -> set[int]:
     """The held cards that may follow the turn's last card (multi-card turns, docs/rules.md §2/§3)."""
     rules = state.rules
     last = state.last
@@ -87,7 +87,7 @@ def _continuations(state: DealState, held: set[int]) -> set[int]:
     return out
 
 
-def why_illegal(state: DealState, move: ActionTuple, legal: list[ActionTuple]) -> str:
+def why_illegal(state: MatchState, move: ActionTuple, legal: list[ActionTuple]) -> str:
     """A sentence for the player saying why ``move`` is not among the ``legal`` ones."""
     kind, card_id, suit, announce = move
     hand = state.hands[state.current]

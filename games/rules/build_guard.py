@@ -4,7 +4,7 @@
 "The compiled engine"): beside ``game.py`` lies ``game.cpython-311-….so``, which Python imports
 instead of the source. Were that file older than an edit of ``game.py``, the edit would silently
 not run. So the build records the SHA-256 of every source it compiled (:data:`STAMP`), and
-importing the engine (``games/engine/__init__.py``) refuses any compiled module whose source has
+importing the engine (``games/rules/__init__.py``) refuses any compiled module whose source has
 changed since. Without compiled modules the sources run, as they are, just slower. This module
 itself is never compiled, and reads files only at import.
 """
@@ -18,12 +18,16 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 STAMP = PACKAGE / "compiled-sources.json"  # {source relative to PACKAGE: its SHA-256}, git-ignored
-NOT_COMPILED = {"__init__.py", "build_guard.py"}  # the package inits, and this guard itself
+# What the build compiles: the shedding engine and the modules it shares with Abbott's game, whose
+# package inits are left as Python. Abbott's game and the catalog run from their sources.
+COMPILED = ("cards.py", "protocol.py", "shuffle.py", "shedding")
 
 
 def compiled_by_the_build() -> list[Path]:
-    """The sources the build compiles: every module of the package but those of NOT_COMPILED."""
-    return sorted(path for path in PACKAGE.rglob("*.py") if path.name not in NOT_COMPILED)
+    """The sources the build compiles (:data:`COMPILED`, package inits left out)."""
+    paths = [PACKAGE / name for name in COMPILED]
+    sources = [p for path in paths for p in (path.rglob("*.py") if path.is_dir() else [path])]
+    return sorted(path for path in sources if path.name != "__init__.py")
 
 
 def source_digest(source: Path) -> str:

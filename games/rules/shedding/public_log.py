@@ -27,8 +27,8 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine.cards import CARD_CODES, CARD_IDS, SUITS
-from games.engine.shedding.actions import SUIT_IDS, SharedDict
+from games.rules.cards import CARD_CODES, CARD_IDS, SUITS
+from games.rules.shedding.actions import SUIT_IDS, SharedDict
 
 _TYPES = ("starter", "play", "draw", "end_turn", "skip", "reshuffle")
 _STARTER, _PLAYED, _DREW, _ENDED, _SKIPPED, _RESHUFFLED = range(len(_TYPES))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from games.engine.cards import ACE, FOUR, JACK, JOKER_RANK, KING, QUEEN, RANK_OF, TWO
+from games.rules.cards import ACE, FOUR, JACK, JOKER_RANK, KING, QUEEN, RANK_OF, TWO
 
 JOKER_POINTS = 25  # the French source has no jokers: this project's choice (docs/rules.md §5)
 

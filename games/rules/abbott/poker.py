@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from games.engine.cards import RANK_OF, SUIT_OF
+from games.rules.cards import RANK_OF, SUIT_OF
 
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND = range(8)
 STRAIGHT_FLUSH = 8

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Self
 
-from games.engine.cards import (
+from games.rules.cards import (
     CARD_CODES,
     JOKER_1,
     RANK_OF,
@@ -22,7 +22,7 @@ from games.engine.cards import (
     codes,
     parse_card,
 )
-from games.engine.protocol import (
+from games.rules.protocol import (
     Action,
     Event,
     HandOutcome,
@@ -31,18 +31,9 @@ from games.engine.protocol import (
     Outcome,
     solo_teams,
 )
-from games.engine.rng import DealRng
-from games.engine.rulesets import Power, Rules
-from games.engine.scoring import (
-    deal_placings,
-    french_tally,
-    hand_order,
-    match_ranking,
-    winner_points,
-)
-from games.engine.shedding import legal as legal_moves
-from games.engine.shedding import views
-from games.engine.shedding.actions import (
+from games.rules.shedding import legal as legal_moves
+from games.rules.shedding import views
+from games.rules.shedding.actions import (
     API_FORMS,
     DRAW,
     DRAW_ACTION,
@@ -54,7 +45,7 @@ from games.engine.shedding.actions import (
     action_dict,
     parse_action,
 )
-from games.engine.shedding.public_log import (
+from games.rules.shedding.public_log import (
     log_draw,
     log_end_turn,
     log_play,
@@ -62,10 +53,19 @@ from games.engine.shedding.public_log import (
     log_skip,
     log_starter,
 )
-from games.engine.shedding.state import NEEDS_DEAL, OVER, PLAYING, DealState
+from games.rules.shedding.rulesets import Power, Rules
+from games.rules.shedding.scoring import (
+    deal_placings,
+    french_tally,
+    hand_order,
+    match_ranking,
+    winner_points,
+)
+from games.rules.shedding.state import NEEDS_DEAL, OVER, PLAYING, MatchState
+from games.rules.shuffle import DealRng
 
 
-class SheddingGame(DealState):
+class SheddingGame(MatchState):
     """A match of shedding Switch: one or more deals. Implements ``protocol.GameState``."""
 
     __slots__ = ()

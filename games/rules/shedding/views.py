@@ -13,15 +13,15 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from games.engine.cards import CARD_CODES, CARD_IDS, SUITS, codes
-from games.engine.rng import DealRng
-from games.engine.rulesets import Rules
-from games.engine.shedding.actions import SUIT_IDS
-from games.engine.shedding.public_log import history_entry, log_entry
-from games.engine.shedding.state import PLAYING
+from games.rules.cards import CARD_CODES, CARD_IDS, SUITS, codes
+from games.rules.shedding.actions import SUIT_IDS
+from games.rules.shedding.public_log import history_entry, log_entry
+from games.rules.shedding.rulesets import Rules
+from games.rules.shedding.state import PLAYING
+from games.rules.shuffle import DealRng
 
 if TYPE_CHECKING:
-    from games.engine.shedding.game import SheddingGame
+    from games.rules.shedding.game import SheddingGame
 
 Game = TypeVar("Game", bound="SheddingGame")
 

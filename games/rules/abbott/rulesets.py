@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.abbott.game import GRID_SIZE, AbbottGame
-from games.abbott.scoring import control_threshold
-from games.engine.protocol import InvalidOptions
+from games.rules.abbott.game import GRID_SIZE, AbbottGame
+from games.rules.abbott.scoring import control_threshold
+from games.rules.protocol import InvalidOptions
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""The ``ismcts`` strategy for shedding Switch: the heuristic's move, overruled by determinised
+"""The ``montecarlo`` strategy for shedding Switch (alias ``ismcts``, its name when it was a tree search): the heuristic's move, overruled by determinised
 play-outs when another move does clearly better.
 
 Every move the seat may make is tried on the same deals of the cards the bot cannot see, each deal
@@ -42,11 +42,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from games.bots import shedding_heuristic as heuristic
 from games.bots.shedding_beliefs import deal_hidden, hand_slots, unseen_cards
-from games.engine.cards import CARD_IDS, RANK_OF, SUIT_OF
-from games.engine.rng import DealRng
-from games.engine.rulesets import Rules
-from games.engine.scoring import CARD_POINTS
-from games.engine.shedding import (
+from games.rules.cards import CARD_IDS, RANK_OF, SUIT_OF
+from games.rules.shedding import (
     DRAW_ACTION,
     END_ACTION,
     PLAY,
@@ -55,9 +52,12 @@ from games.engine.shedding import (
     action_dict,
     parse_action,
 )
+from games.rules.shedding.rulesets import Rules
+from games.rules.shedding.scoring import CARD_POINTS
+from games.rules.shuffle import DealRng
 
 if TYPE_CHECKING:
-    from games.bots import Strategy, Table
+    from games.bots import MatchFacts, Strategy
 
 DEFAULT_ITERATIONS = 2000  # play-outs per move: about 0.4 s of one core (README, Benchmarks)
 TIME_CAP = 2.0  # seconds per move, whatever the iterations (see the module docstring)
@@ -288,7 +288,7 @@ def search(
     return candidates[best] if gain > margin * spread else default
 
 
-def make_ismcts_bot(
+def make_montecarlo_bot(
     iterations: int = DEFAULT_ITERATIONS,
     time_cap: float | None = TIME_CAP,
     playout_actions: int = PLAYOUT_ACTIONS,
@@ -297,13 +297,13 @@ def make_ismcts_bot(
 ) -> Strategy:
     """A search strategy with its own budget and settings (tests and benchmarks vary them)."""
 
-    def choose(view: Mapping[str, Any], table: Table, rng: random.Random) -> dict[str, Any]:
+    def choose(view: Mapping[str, Any], facts: MatchFacts, rng: random.Random) -> dict[str, Any]:
         moves = view["legal_moves"]
         if len(moves) == 1:
             return dict(moves[0])
         action = search(
             view,
-            heuristic.rules_for(table),
+            heuristic.rules_for(facts),
             rng,
             iterations=iterations,
             time_cap=time_cap,
@@ -316,4 +316,4 @@ def make_ismcts_bot(
     return choose
 
 
-choose = make_ismcts_bot()
+choose = make_montecarlo_bot()

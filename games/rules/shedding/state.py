@@ -1,9 +1,9 @@
 """The fields of a shedding match, and copying and saving, which follow from one table of them.
 
 Every field is declared twice, side by side and checked to agree (tests/engine/test_shedding_state.py):
-with its type, as an annotation of :class:`DealState`, and with its :class:`Codec`, in
-:data:`FIELDS`. :meth:`~DealState.copy`, :meth:`~DealState.to_dict` and
-:meth:`~DealState.from_dict` go through :data:`FIELDS`, each field the way its codec says. A plain
+with its type, as an annotation of :class:`MatchState`, and with its :class:`Codec`, in
+:data:`FIELDS`. :meth:`~MatchState.copy`, :meth:`~MatchState.to_dict` and
+:meth:`~MatchState.from_dict` go through :data:`FIELDS`, each field the way its codec says. A plain
 value (``int``, ``bool``, ``str``, ``int | None``) is :data:`VALUE`, which copies share; anything
 else names the codec that copies, saves and loads it, so two copies can never share a list by
 accident. The table is not read from the annotations because the compiled engine (mypyc, see the
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Final, Self
 
-from games.engine.cards import CARD_IDS, codes
-from games.engine.rng import DealRng
-from games.engine.rulesets import Rules, saved_rules
-from games.engine.shedding.actions import ActionTuple, SharedAction
+from games.rules.cards import CARD_IDS, codes
+from games.rules.shedding.actions import ActionTuple, SharedAction
+from games.rules.shedding.rulesets import Rules, saved_rules
+from games.rules.shuffle import DealRng
 
 FORMAT = 1
 GAME: Final = "shedding"  # the game's name in saved states and views
@@ -66,7 +66,7 @@ RULES = Codec(_same, _same, _same, saved=False)
 CACHE = Codec(_same, _same, lambda saved: None, saved=False)
 
 
-# How each field of DealState is copied, saved and loaded, in its order.
+# How each field of MatchState is copied, saved and loaded, in its order.
 FIELDS: dict[str, Codec] = {
     # ------------------------------------------------------------ the match
     "rules": RULES,
@@ -115,7 +115,7 @@ FIELDS: dict[str, Codec] = {
 }
 
 
-class DealState:
+class MatchState:
     """Everything a shedding match is at one moment (the behaviour is :class:`SheddingGame`'s)."""
 
     game = GAME

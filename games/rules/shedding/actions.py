@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Generic, NoReturn, Self, TypeVar
 
-from games.engine.cards import CARD_CODES, CARD_IDS, SUITS, InvalidCard, parse_card, parse_suit
-from games.engine.protocol import Action, InvalidAction
+from games.rules.cards import CARD_CODES, CARD_IDS, SUITS, InvalidCard, parse_card, parse_suit
+from games.rules.protocol import Action, InvalidAction
 
 PLAY, DRAW, END = 0, 1, 2
 ActionTuple = tuple[int, int, int, bool]

@@ -6,7 +6,7 @@ freely) and take the card they land on; a player may form one alliance per hand;
 the grid is empty, when no piece can reach a card, when the outcome is settled, or by agreement; the
 best five-card poker hand wins it. The decisions where the source is silent are in docs/rules.md §7.7.
 
-Cards are ints (games.engine.cards); squares are flat indices ``row * size + col`` inside the engine
+Cards are ints (games.rules.cards); squares are flat indices ``row * size + col`` inside the engine
 and ``[row, col]`` at the edges (actions, views, events). Everything here is perfect information except
 the cards left out of the layout, which no view shows.
 """
@@ -16,16 +16,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Self
 
-from games.abbott.poker import VALUE_OF, HandRank, Key, evaluate
-from games.abbott.scoring import (
+from games.rules.abbott.poker import VALUE_OF, HandRank, Key, evaluate
+from games.rules.abbott.scoring import (
     Alliance,
     control_threshold,
     controls,
     game_winner,
     hand_scores,
 )
-from games.engine.cards import InvalidCard, card_code, make_deck, parse_card
-from games.engine.protocol import (
+from games.rules.cards import InvalidCard, card_code, make_deck, parse_card
+from games.rules.protocol import (
     Action,
     Event,
     HandOutcome,
@@ -35,7 +35,7 @@ from games.engine.protocol import (
     Outcome,
     solo_teams,
 )
-from games.engine.rng import DealRng
+from games.rules.shuffle import DealRng
 
 FORMAT = 1
 EMPTY = -1  # a grid square without a card; also "no piece" in the occupancy array
@@ -85,7 +85,7 @@ def _is_int(value: Any) -> bool:
 
 
 class AbbottGame:
-    """The state of one game of Abbott's Switch; implements games.engine.protocol.GameState.
+    """The state of one game of Abbott's Switch; implements games.rules.protocol.GameState.
 
     ``to_move`` is the seat that must act now; under the 16-or-more rule that is the controlling
     partner, while ``piece_to_move`` names whose piece (and whose hand) the move is for. While a seat

@@ -1,0 +1,13 @@
+"""The rules of both games, pure Python: no Django, no I/O, randomness only from the seed handed in.
+
+``protocol`` is what both games promise the service, the bots and the tournaments (a state with
+``legal_actions()``, ``apply(action)``, ``view(seat)``, events out, an outcome); ``cards`` and
+``shuffle`` (the published, seeded shuffle) are shared; ``shedding`` is shedding Switch with its
+rulesets, ``abbott`` Abbott's Switch; ``catalog`` finds either game's rulesets by name. ``make``
+compiles the shedding engine with mypyc; ``build_guard`` makes sure that a compiled module is never
+older than its source.
+"""
+
+from games.rules.build_guard import check_fresh
+
+check_fresh()
