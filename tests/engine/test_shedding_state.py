@@ -31,7 +31,7 @@ def played(ruleset: str = "black-jack", actions: int = 30) -> SheddingGame:
     return game
 
 
-STATE_SOURCE = Path(__file__).parents[2] / "games" / "engine" / "shedding" / "state.py"
+STATE_SOURCE = Path(__file__).parents[2] / "games" / "rules" / "shedding" / "state.py"
 # Annotations of fields that copies may share: immutable scalars.
 VALUE_TYPES = {"int", "bool", "str", "int | None"}
 
