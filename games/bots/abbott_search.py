@@ -21,9 +21,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from games.bots.abbott_heuristic import outcome_values, sharpness, strength, win_chances
-from games.rules.abbott.game import EMPTY, PLAY, AbbottGame
+from games.rules.abbott.game import AbbottGame
 from games.rules.abbott.poker import VALUE_OF
 from games.rules.abbott.scoring import Alliance
+from games.rules.abbott.state import EMPTY, PLAY
 from games.rules.cards import RANK_OF, SUIT_OF
 from games.rules.protocol import Action
 

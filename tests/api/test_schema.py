@@ -13,7 +13,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
 from games.api import typed
-from games.rules.abbott.game import _ACTION_FIELDS as ABBOTT_ACTIONS
+from games.rules.abbott.actions import ACTION_FIELDS as ABBOTT_ACTIONS
 from games.rules.shedding.actions import ACTION_DICTS
 
 pytestmark = pytest.mark.django_db

@@ -6,9 +6,10 @@ freely) and take the card they land on; a player may form one alliance per hand;
 the grid is empty, when no piece can reach a card, when the outcome is settled, or by agreement; the
 best five-card poker hand wins it. The decisions where the source is silent are in docs/rules.md §7.7.
 
-Cards are ints (games.rules.cards); squares are flat indices ``row * size + col`` inside the engine
-and ``[row, col]`` at the edges (actions, views, events). Everything here is perfect information except
-the cards left out of the layout, which no view shows.
+Everything is perfect information except the cards left out of the layout, which no view shows.
+The package is split as the shedding game is: the stored state (``state``), the shapes of actions
+and layouts (``actions``), what may be done now (``legal``), what a seat sees (``views``), and here
+the rules that change the state.
 """
 
 from __future__ import annotations
@@ -16,188 +17,36 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Self
 
-from games.rules.abbott.poker import VALUE_OF, HandRank, Key, evaluate
-from games.rules.abbott.scoring import (
-    Alliance,
-    control_threshold,
-    controls,
-    game_winner,
-    hand_scores,
+from games.rules.abbott import legal, views
+from games.rules.abbott.actions import action_name, layout_grid
+from games.rules.abbott.poker import evaluate
+from games.rules.abbott.scoring import game_winner, hand_scores
+from games.rules.abbott.state import (
+    AGREED,
+    DEAL,
+    EMPTY,
+    GRID_EMPTY,
+    OVER,
+    PLAY,
+    START_SQUARES,
+    UNBEATABLE,
+    UNREACHABLE,
+    AbbottState,
 )
-from games.rules.cards import InvalidCard, card_code, make_deck, parse_card
-from games.rules.protocol import (
-    Action,
-    Event,
-    HandOutcome,
-    IllegalMove,
-    InvalidAction,
-    InvalidLayout,
-    Outcome,
-    solo_teams,
-)
+from games.rules.cards import card_code, make_deck
+from games.rules.protocol import Action, Event, HandOutcome, IllegalMove, Outcome, solo_teams
 from games.rules.shuffle import DealRng
 
-FORMAT = 1
-EMPTY = -1  # a grid square without a card; also "no piece" in the occupancy array
 
-GRID_SIZE = {4: 6, 2: 5}
-# Each piece starts on the card at the left end of the row or column nearest its owner (docs/rules.md §4.2).
-START_SQUARES: dict[int, tuple[tuple[int, int], ...]] = {
-    4: ((5, 0), (0, 0), (0, 5), (5, 5)),
-    2: ((4, 0), (0, 4)),
-}
-
-DEAL, PLAY, OVER = "deal", "play", "over"
-GRID_EMPTY, UNREACHABLE, UNBEATABLE, AGREED = "grid_empty", "unreachable", "unbeatable", "agreed"
-
-_ACTION_FIELDS = {
-    "move": frozenset({"action", "to"}),
-    "ally": frozenset({"action", "partner"}),
-    "pass": frozenset({"action"}),
-    "propose_end": frozenset({"action"}),
-    "decline_end": frozenset({"action"}),
-}
-_IGNORED_FIELDS = frozenset({"expected_version"})  # checked by the service, not the rules
-
-_RAYS: dict[int, list[tuple[tuple[int, ...], ...]]] = {}
-
-
-def _rays(size: int) -> list[tuple[tuple[int, ...], ...]]:
-    """For each square, the four lines of squares leading away from it (north, south, west, east)."""
-    if size not in _RAYS:
-        rays: list[tuple[tuple[int, ...], ...]] = []
-        for sq in range(size * size):
-            r, c = divmod(sq, size)
-            rays.append(
-                (
-                    tuple(rr * size + c for rr in range(r - 1, -1, -1)),
-                    tuple(rr * size + c for rr in range(r + 1, size)),
-                    tuple(r * size + cc for cc in range(c - 1, -1, -1)),
-                    tuple(r * size + cc for cc in range(c + 1, size)),
-                )
-            )
-        _RAYS[size] = rays
-    return _RAYS[size]
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-class AbbottGame:
-    """The state of one game of Abbott's Switch; implements games.rules.protocol.GameState.
+class AbbottGame(AbbottState):
+    """One game of Abbott's Switch; implements games.rules.protocol.GameState.
 
     ``to_move`` is the seat that must act now; under the 16-or-more rule that is the controlling
     partner, while ``piece_to_move`` names whose piece (and whose hand) the move is for. While a seat
     whose piece its partner moves is asked to agree to end the hand (``asked``), it is that seat.
     """
 
-    game = "abbott"
-
-    __slots__ = (
-        "_best",
-        "_controls",
-        "_left",
-        "_occ",
-        "_potential",
-        "_rays",
-        "alliance",
-        "asked",
-        "captured",
-        "control_threshold",
-        "first_mover",
-        "grid",
-        "hand",
-        "history",
-        "phase",
-        "pieces",
-        "players",
-        "proposed",
-        "ruleset",
-        "size",
-        "target",
-        "totals",
-        "turn",
-        "turns_begun",
-        "turns_taken",
-        "unused",
-        "winner",
-    )
-
-    def __init__(self, ruleset: str, players: int, target: int) -> None:
-        if players not in GRID_SIZE:
-            raise ValueError(f"Abbott's Switch is played by 2 or 4 players, not {players}")
-        self.ruleset = ruleset
-        self.players = players
-        self.size = GRID_SIZE[players]
-        self.target = target
-        self.control_threshold = control_threshold(target)
-        self.totals = [0] * players
-        self.history: list[dict[str, Any]] = []
-        self.hand = 0
-        self.phase = DEAL
-        self.winner: int | None = None
-        self.grid = [EMPTY] * (self.size * self.size)
-        self.pieces = [r * self.size + c for r, c in START_SQUARES[players]]
-        self.captured: list[list[int]] = [[] for _ in range(players)]
-        self.unused: list[int] = []
-        self.first_mover = 0
-        self.turn = 0
-        self.turns_taken = 0  # turns completed in this hand: the blocked dealer's rule counts them
-        self.turns_begun = 0  # turns begun, questions to agree included: the turn clock's count
-        self.alliance: Alliance | None = None
-        self.proposed = [False] * players
-        self.asked: int | None = None
-        self._rebuild()
-
-    # ----------------------------------------------------------------- derived state (never stored)
-
-    def _rebuild(self) -> None:
-        """Recompute the caches that follow from the stored state."""
-        self._rays = _rays(self.size)
-        self._occ = [EMPTY] * (self.size * self.size)
-        for seat, sq in enumerate(self.pieces):
-            self._occ[sq] = seat
-        self._left = sum(1 for c in self.grid if c != EMPTY)
-        self._best: list[tuple[Key, list[int]]] = [evaluate(cards) for cards in self.captured]
-        # Each seat's best possible hand (its cards plus the whole grid), computed when needed.
-        self._potential: list[tuple[Key, list[int]] | None] = [None] * self.players
-        self._set_controls()
-
-    def _set_controls(self) -> None:
-        # An alliance lasts for its hand only; between hands every seat moves its own piece.
-        alliance = self.alliance if self.phase == PLAY else None
-        self._controls = controls(self.totals, alliance, self.control_threshold)
-
-    # ------------------------------------------------------------------------------- the protocol
-
-    @property
-    def to_move(self) -> int | None:
-        if self.phase != PLAY:
-            return None
-        return self.asked if self.asked is not None else self._controls[self.turn]
-
-    @property
-    def turn_id(self) -> tuple[int, int]:
-        return (self.hand, self.turns_begun)
-
-    @property
-    def piece_to_move(self) -> int | None:
-        """Whose piece moves now (its owner takes the card), or ``None`` outside a hand."""
-        return self.turn if self.phase == PLAY else None
-
-    @property
-    def needs_deal(self) -> bool:
-        return self.phase == DEAL
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    @property
-    def dealer(self) -> int:
-        """The last seat of the first round of the current hand (docs/rules.md §4.3)."""
-        return (self.first_mover - 1) % self.players
+    __slots__ = ()
 
     def deal(self, seed: bytes, layout: Mapping[str, Any] | None = None) -> list[Event]:
         """Deal the next hand: the first 36 (25) cards of the shuffled deck row by row, or ``layout``.
@@ -213,7 +62,7 @@ class AbbottGame:
             DealRng(seed).shuffle(deck)
             grid, unused = deck[:cells], deck[cells:]
         else:
-            grid = self._parse_layout(layout)
+            grid = layout_grid(layout, self.size)
             placed = set(grid)
             unused = [c for c in make_deck() if c not in placed]
         self.hand += 1
@@ -234,8 +83,8 @@ class AbbottGame:
             "hand": self.hand,
             "first_mover": self.first_mover,
             "dealer": self.dealer,
-            "grid": self._grid_rows(),
-            "pieces": self._piece_squares(),
+            "grid": self.grid_rows(),
+            "pieces": self.piece_squares(),
             # A fixed layout is not a shuffle: there is nothing for a checker to re-create.
             "from_layout": layout is not None,
         }
@@ -244,22 +93,7 @@ class AbbottGame:
         return events
 
     def legal_actions(self) -> list[Action]:
-        if self.phase != PLAY:
-            return []
-        if self.asked is not None:
-            return [{"action": "propose_end"}, {"action": "decline_end"}]
-        targets = self._moves(self.turn)
-        actions: list[Action] = [{"action": "move", "to": self._square(t)} for t in targets]
-        if not targets:
-            actions.append({"action": "pass"})
-        if self._can_ally():
-            chooser = self.turn
-            actions.extend(
-                {"action": "ally", "partner": p} for p in range(self.players) if p != chooser
-            )
-        if not self.proposed[self._controls[self.turn]]:
-            actions.append({"action": "propose_end"})
-        return actions
+        return legal.legal_actions(self)
 
     def apply(self, action: Mapping[str, Any]) -> list[Event]:
         """Apply the action of the seat to move (``to_move``).
@@ -267,7 +101,7 @@ class AbbottGame:
         Raises InvalidAction for a malformed action and IllegalMove (with a reason for the player)
         for one the rules do not allow now; either way nothing changes.
         """
-        name = self._check_shape(action)
+        name = action_name(action)
         if self.phase != PLAY:
             raise IllegalMove(
                 "the game is over" if self.phase == OVER else "the hand is over: no hand is in play"
@@ -291,68 +125,12 @@ class AbbottGame:
         return self._propose_end()
 
     def default_action(self) -> Action:
-        """The move that most improves the hand of the piece's owner (ties: the highest card
-        taken, then the first such square); ``pass`` when blocked; ``decline_end`` for a seat asked
-        to agree to end the hand (a clock never agrees for a player)."""
-        if self.phase != PLAY:
-            raise IllegalMove("nobody is to move")
-        if self.asked is not None:
-            return {"action": "decline_end"}
-        seat = self.turn
-        current = self._best[seat][0]
-        cards = self.captured[seat]
-        best_target = -1
-        best_score: tuple[Key, int] | None = None
-        for t in self._moves(seat):
-            taken = self.grid[t]
-            if taken == EMPTY:
-                score = (current, 0)
-            else:
-                score = (evaluate([*cards, taken])[0], VALUE_OF[taken])
-            if best_score is None or score > best_score:
-                best_target, best_score = t, score
-        if best_target < 0:
-            return {"action": "pass"}
-        return {"action": "move", "to": self._square(best_target)}
+        """The move that most improves the hand of the piece's owner; ``pass`` when blocked;
+        ``decline_end`` for a seat asked to agree to end the hand (:func:`legal.default_action`)."""
+        return legal.default_action(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything about the game, JSON-ready; only ``legal_moves`` depends on ``seat``.
-        ``result`` is the outcome (``Outcome.to_json()``) once the game is won, else ``None``."""
-        in_play = self.phase == PLAY
-        outcome = self.outcome()
-        return {
-            "game": self.game,
-            "ruleset": self.ruleset,
-            "players": self.players,
-            "size": self.size,
-            "target": self.target,
-            "control_threshold": self.control_threshold,
-            "hand": self.hand,
-            "first_mover": self.first_mover if self.hand else None,
-            "dealer": self.dealer if self.hand else None,
-            "grid": self._grid_rows(),
-            "pieces": self._piece_squares(),
-            "seats": [
-                {
-                    "seat": s,
-                    "cards": [card_code(c) for c in self.captured[s]],
-                    "best_hand": self.best_hand_json(s),
-                    "total": self.totals[s],
-                    "proposed_end": self.proposed[s],
-                }
-                for s in range(self.players)
-            ],
-            "consent_asked": self.asked,
-            "alliance": (
-                {"chooser": self.alliance[0], "chosen": self.alliance[1]} if self.alliance else None
-            ),
-            "totals": list(self.totals),
-            "controls": list(self._controls),
-            "to_move": self.to_move,
-            "piece_to_move": self.piece_to_move,
-            "legal_moves": self.legal_actions() if in_play and seat == self.to_move else [],
-            "result": outcome.to_json() if outcome else None,
-        }
+        return views.view(self, seat)
 
     def outcome(self) -> Outcome | None:
         """Once the game is won: every hand's scores, winner, placings and sides, and the totals."""
@@ -380,145 +158,15 @@ class AbbottGame:
         ranking = sorted(range(self.players), key=lambda s: (-self.totals[s], -hands_won[s], s))
         return Outcome(hands=tuple(hands), totals=tuple(self.totals), ranking=tuple(ranking))
 
-    def copy(self) -> Self:
-        other = object.__new__(type(self))
-        for name in self.__slots__:
-            setattr(other, name, getattr(self, name))
-        # Lists that change in place get their own copies; tuples, the history's records and the
-        # caches' entries are never mutated, so they are shared.
-        for name in ("totals", "history", "grid", "pieces", "unused", "proposed"):
-            setattr(other, name, list(getattr(self, name)))
-        other.captured = [list(cards) for cards in self.captured]
-        other._occ = list(self._occ)
-        other._best = list(self._best)
-        other._potential = list(self._potential)
-        other._controls = list(self._controls)
-        return other
-
-    def to_dict(self) -> dict[str, Any]:
-        """The whole state, JSON-ready and versioned (``"format": 1``); the unused cards included."""
-        return {
-            "format": FORMAT,
-            "game": self.game,
-            "ruleset": self.ruleset,
-            "players": self.players,
-            "target": self.target,
-            "phase": self.phase,
-            "hand": self.hand,
-            "totals": list(self.totals),
-            "history": [dict(record) for record in self.history],
-            "winner": self.winner,
-            "grid": self._grid_rows(),
-            "pieces": self._piece_squares(),
-            "captured": [[card_code(c) for c in cards] for cards in self.captured],
-            "unused": [card_code(c) for c in self.unused],
-            "first_mover": self.first_mover,
-            "turn": self.turn,
-            "turns_taken": self.turns_taken,
-            "turns_begun": self.turns_begun,
-            "alliance": list(self.alliance) if self.alliance else None,
-            "proposed": list(self.proposed),
-            "asked": self.asked,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        if data.get("format") != FORMAT or data.get("game") != cls.game:
-            raise ValueError(f"not an Abbott's Switch state of format {FORMAT}")
-        game = cls(data["ruleset"], data["players"], data["target"])
-        game.phase = data["phase"]
-        game.hand = data["hand"]
-        game.totals = list(data["totals"])
-        game.history = [dict(record) for record in data["history"]]
-        game.winner = data["winner"]
-        game.grid = [
-            EMPTY if code is None else parse_card(code) for row in data["grid"] for code in row
-        ]
-        game.pieces = [r * game.size + c for r, c in data["pieces"]]
-        game.captured = [[parse_card(code) for code in cards] for cards in data["captured"]]
-        game.unused = [parse_card(code) for code in data["unused"]]
-        game.first_mover = data["first_mover"]
-        game.turn = data["turn"]
-        game.turns_taken = data["turns_taken"]
-        # States saved before questions to agree existed: no question, one turn begun per turn.
-        game.turns_begun = data.get("turns_begun", game.turns_taken)
-        alliance = data["alliance"]
-        game.alliance = (alliance[0], alliance[1]) if alliance else None
-        game.proposed = list(data["proposed"])
-        game.asked = data.get("asked")
-        game._rebuild()
-        return game
-
     @classmethod
     def from_view(cls, view: Mapping[str, Any], ruleset: str | None = None) -> Self:
-        """A state that plays exactly like the one ``view`` was taken from, for search bots.
-
-        The game is perfect information except the unused cards, which no action can reach, so
-        they are filled with every card not in sight. ``history`` is left empty: a view does not show
-        past hands, so ``outcome()`` of the rebuilt state lists only the hands it goes on to play. ``turns_taken`` is not in the view, and it only matters
-        for the blocked dealer's first turn: a card under the dealer's piece means that turn is
-        still to come (moving off leaves the card behind, landing takes it, and the blocked dealer
-        takes it), so the count is exact then, and any count past the first round is equivalent.
-        ``ruleset`` defaults to the view's own.
-        """
+        """A state that plays exactly like the one ``view`` was taken from, for search bots
+        (:func:`views.restore`); ``ruleset`` defaults to the view's own."""
         game = cls(ruleset or view["ruleset"], view["players"], view["target"])
-        players = game.players
-        game.hand = view["hand"]
-        game.totals = list(view["totals"])
-        result = view["result"]
-        if result is not None:
-            game.phase, game.winner = OVER, result["winner"]
-        elif view["to_move"] is None:
-            game.phase = DEAL
-        else:
-            game.phase = PLAY
-        game.grid = [
-            EMPTY if code is None else parse_card(code) for row in view["grid"] for code in row
-        ]
-        game.pieces = [r * game.size + c for r, c in view["pieces"]]
-        game.captured = [[parse_card(code) for code in seat["cards"]] for seat in view["seats"]]
-        in_sight = {c for c in game.grid if c != EMPTY}.union(*game.captured)
-        game.unused = [c for c in make_deck() if c not in in_sight]
-        game.first_mover = view["first_mover"] or 0
-        game.turn = view["piece_to_move"] if view["piece_to_move"] is not None else game.first_mover
-        into_round = (game.turn - game.first_mover) % players
-        dealer_waits = game.grid[game.pieces[(game.first_mover - 1) % players]] != EMPTY
-        game.turns_taken = into_round if dealer_waits else players + into_round
-        game.turns_begun = game.turns_taken
-        alliance = view["alliance"]
-        game.alliance = (alliance["chooser"], alliance["chosen"]) if alliance else None
-        game.proposed = [seat["proposed_end"] for seat in view["seats"]]
-        game.asked = view["consent_asked"]
-        game._rebuild()
+        views.restore(game, view)
         return game
 
-    # ----------------------------------------------------------------------------- public helpers
-
-    def best_hand_json(self, seat: int) -> dict[str, Any]:
-        """The seat's current best hand as the view shows it: category name and cards."""
-        best = HandRank(*self._best[seat])
-        return {"category": best.category, "cards": [card_code(c) for c in best.cards]}
-
     # ------------------------------------------------------------------------------- the actions
-
-    def _check_shape(self, action: Mapping[str, Any]) -> str:
-        if not isinstance(action, Mapping):
-            raise InvalidAction("an action is a JSON object")
-        name = action.get("action")
-        if not isinstance(name, str) or name not in _ACTION_FIELDS:
-            raise InvalidAction(
-                f"unknown action {name!r}; Abbott's Switch has {', '.join(_ACTION_FIELDS)}"
-            )
-        extra = set(action) - _ACTION_FIELDS[name] - _IGNORED_FIELDS
-        if extra:
-            raise InvalidAction(f"unexpected field {sorted(extra)[0]!r} in a {name} action")
-        if name == "move":
-            to = action.get("to")
-            if not (isinstance(to, list | tuple) and len(to) == 2 and all(map(_is_int, to))):
-                raise InvalidAction('a move needs "to": [row, column] (two integers)')
-        elif name == "ally" and not _is_int(action.get("partner")):
-            raise InvalidAction('an alliance needs "partner": a seat number')
-        return name
 
     def _move(self, to: list[int]) -> list[Event]:
         row, col = to
@@ -560,7 +208,7 @@ class AbbottGame:
 
     def _pass(self) -> list[Event]:
         seat = self.turn
-        if self._moves(seat):
+        if self.targets(seat):
             raise IllegalMove("only a piece that cannot move passes; this one can move")
         actor = self._controls[seat]
         square = self.pieces[seat]
@@ -578,9 +226,6 @@ class AbbottGame:
         events = [Event("pass", actor, data)]
         self._end_turn(events)
         return events
-
-    def _can_ally(self) -> bool:
-        return self.players == 4 and self.alliance is None
 
     def _ally(self, partner: int) -> list[Event]:
         chooser = self.turn
@@ -630,15 +275,7 @@ class AbbottGame:
 
     # ------------------------------------------------------------------------------ the mechanics
 
-    def _moves(self, seat: int) -> list[int]:
-        occ = self._occ
-        targets = []
-        for ray in self._rays[self.pieces[seat]]:
-            for sq in ray:
-                if occ[sq] != EMPTY:
-                    break
-                targets.append(sq)
-        return targets
+    # ------------------------------------------------------------------------------ the mechanics
 
     def _take(self, seat: int, square: int) -> None:
         """Move the card on ``square`` into the seat's hand and keep the caches true."""
@@ -671,54 +308,13 @@ class AbbottGame:
     def _check_end(self, events: list[Event]) -> None:
         if self._left == 0:
             self._finish_hand(GRID_EMPTY, events)
-        elif not self._card_reachable():
+        elif not self.card_reachable():
             self._finish_hand(UNREACHABLE, events)
-        elif self._outcome_settled():
+        elif self.outcome_settled():
             self._finish_hand(UNBEATABLE, events)
 
-    def _card_reachable(self) -> bool:
-        """Can some piece still reach some card on the grid?
-
-        Only pieces block, so every group of connected empty-of-pieces squares borders some piece,
-        which can step into it and then go anywhere in it: a card no piece stands on is always
-        reachable. A card under a piece is reachable when that piece can move (it steps off; then it
-        or another piece can come back), so the hand can only end this way when every card left lies
-        under a piece that is completely blocked (docs/rules.md §4.8).
-        """
-        under = [seat for seat, sq in enumerate(self.pieces) if self.grid[sq] != EMPTY]
-        if self._left > len(under):
-            return True
-        return any(self._moves(seat) for seat in under)
-
-    def _outcome_settled(self) -> bool:
-        """Can the leading hand no longer be beaten (docs/rules.md §4.8)?
-
-        A seat's best possible hand is its cards plus every card on the grid. The hand is settled
-        when no other player's best possible hand *beats* the best current hand, as the rule says:
-        a rival who can at most tie it does not keep the hand going, and a single leader then wins
-        it. With several seats sharing the best hand, each of them is "another player" to the
-        others: while one of them can still improve, the tie can still be broken and play goes on;
-        once none can, and nobody else can beat it, the tie (which scores nothing) is certain.
-        """
-        top, leaders = self._leaders()
-        sole_leader = leaders[0] if len(leaders) == 1 else None
-        return all(self._potential_key(s) <= top for s in range(self.players) if s != sole_leader)
-
-    def _potential_key(self, seat: int) -> Key:
-        potential = self._potential[seat]
-        if potential is None:
-            grid_cards = [c for c in self.grid if c != EMPTY]
-            potential = evaluate(self.captured[seat] + grid_cards)
-            self._potential[seat] = potential
-        return potential[0]
-
-    def _leaders(self) -> tuple[Key, list[int]]:
-        """The best current hand and the seats that hold it."""
-        top = max(best[0] for best in self._best)
-        return top, [s for s, best in enumerate(self._best) if best[0] == top]
-
     def _finish_hand(self, reason: str, events: list[Event]) -> None:
-        _, leaders = self._leaders()
+        _, leaders = self.leaders()
         hand_winner = leaders[0] if len(leaders) == 1 else None
         scores = hand_scores(self.players, hand_winner, self.alliance)
         self.totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
@@ -754,47 +350,6 @@ class AbbottGame:
         self._set_controls()
 
     # ------------------------------------------------------------------------------------ helpers
-
-    def _square(self, sq: int) -> list[int]:
-        return list(divmod(sq, self.size))
-
-    def _grid_rows(self) -> list[list[str | None]]:
-        size = self.size
-        return [
-            [card_code(c) if c != EMPTY else None for c in self.grid[r * size : (r + 1) * size]]
-            for r in range(size)
-        ]
-
-    def _piece_squares(self) -> list[list[int]]:
-        return [self._square(sq) for sq in self.pieces]
-
-    def _parse_layout(self, layout: Mapping[str, Any]) -> list[int]:
-        size = self.size
-        if not isinstance(layout, Mapping) or set(layout) != {"grid"}:
-            raise InvalidLayout('an Abbott layout is {"grid": [[code or null, ...], ...]}')
-        rows = layout["grid"]
-        if (
-            not isinstance(rows, list | tuple)
-            or len(rows) != size
-            or not all(isinstance(row, list | tuple) and len(row) == size for row in rows)
-        ):
-            raise InvalidLayout(f"the grid must be {size} rows of {size} squares")
-        grid = []
-        for row in rows:
-            for code in row:
-                if code is None:
-                    grid.append(EMPTY)
-                    continue
-                try:
-                    card = parse_card(code)
-                except InvalidCard as exc:
-                    raise InvalidLayout(str(exc)) from None
-                if card >= 52:
-                    raise InvalidLayout("Abbott's Switch is played without jokers")
-                if card in grid:
-                    raise InvalidLayout(f"{card_code(card)} is on the grid twice")
-                grid.append(card)
-        return grid
 
 
 def _between(src: int, dst: int, size: int) -> range:

@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.abbott.game import GRID_SIZE, AbbottGame
+from games.rules.abbott.game import AbbottGame
 from games.rules.abbott.scoring import control_threshold
+from games.rules.abbott.state import GRID_SIZE
 from games.rules.protocol import InvalidOptions
 
 
