@@ -8,7 +8,7 @@ INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # Two processes per core: each then holds half as many open streams, and a full garbage collection,
-# which stops its whole process, lasts half as long (README: "Streams and long polls at scale").
+# which stops its whole process, lasts half as long (docs/decisions/2026-11-22-serving.md).
 WEB_CONCURRENCY ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
 # One level for every log of the service — Django's, uvicorn's (at WARNING and above uvicorn writes
 # no access log line per request) and Celery's.
@@ -27,7 +27,7 @@ $(INSTALLED): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@
 
-# The rules engine compiled with mypyc, in place beside its sources (README: "The compiled engine"),
+# The rules engine compiled with mypyc, in place beside its sources (docs/architecture.md, "The compiled engine"),
 # rebuilt whenever one of them is newer than the stamp its build writes. Every target that runs the
 # engine depends on it; importing the engine refuses a compiled module older than its source.
 ENGINE := games/rules/compiled-sources.json
@@ -87,6 +87,6 @@ format: $(INSTALLED)
 schema: $(ENGINE)
 	DEBUG=true $(BIN)/python manage.py spectacular --validate --fail-on-warn --file docs/openapi.yaml
 
-## Speed benchmarks (figures go into the README, never into timed tests).
+## Speed benchmarks (figures go into docs/performance.md, never into timed tests).
 bench: $(ENGINE)
 	$(BIN)/python -m benchmarks

@@ -1,7 +1,7 @@
-"""``make bench``: the engines' speed benchmarks, one after the other (figures go into the README).
+"""``make bench``: the engines' speed benchmarks, one after the other (figures go into docs/performance.md).
 
 The bot-strength and bot-latency benchmarks take longer or need PostgreSQL, Redis and a worker;
-run them on their own (see the README).
+run them on their own (see docs/performance.md).
 """
 
 from benchmarks import abbott_speed, load_speed, shedding_speed

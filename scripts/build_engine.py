@@ -6,7 +6,7 @@ What ``make engine`` runs, and with it every make target that runs the engine, w
 engine's sources is newer than the last build. The modules the guard names
 (``games/rules/build_guard.py``: the shedding engine and what it shares) are compiled to a C extension beside its source;
 the guard then refuses a compiled module whose source changed after the build recorded in its stamp
-(README: "The compiled engine"). Needs a C compiler and Python's headers; the C goes to ``build/``.
+(docs/architecture.md, "The compiled engine"). Needs a C compiler and Python's headers; the C goes to ``build/``.
 """
 
 from __future__ import annotations

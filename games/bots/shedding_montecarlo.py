@@ -23,7 +23,7 @@ search this replaced (500 iterations, opponents modelled, 15-action play-outs th
 (0.39) at 0.15 CPU s a move; cut after 20, 5000, +0.94 (0.41). The differences are within the
 noise; play-outs to the end need no leaf guess. In games (seeds 0–14, 60 four-player games, the
 tested bot in each seat): 16 won, where the heuristic in the same seats won 15; heads-up (seeds
-0–49, 100 games) 69 won, the tree search 71. The 200 games of the README (seeds from 1000): 27.0 %
+0–49, 100 games) 69 won, the tree search 71. The 200 games of docs/performance.md (seeds from 1000): 27.0 %
 at four players (21.3–33.5 %; the heuristic in the same seats 25.0 %), 65.0 % heads-up
 (58.2–71.3 %).
 
@@ -59,7 +59,7 @@ from games.rules.shuffle import DealRng
 if TYPE_CHECKING:
     from games.bots import MatchFacts, Strategy
 
-DEFAULT_ITERATIONS = 2000  # play-outs per move: about 0.4 s of one core (README, Benchmarks)
+DEFAULT_ITERATIONS = 2000  # play-outs per move: about 0.4 s of one core (docs/performance.md)
 TIME_CAP = 2.0  # seconds per move, whatever the iterations (see the module docstring)
 PLAYOUT_ACTIONS = 300  # a safety bound: play-outs run to the end of the deal
 MARGIN = 1.0  # standard errors by which a move must beat the heuristic's to replace it

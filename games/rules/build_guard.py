@@ -1,6 +1,6 @@
 """The guard of the compiled engine: a compiled module must have been built from its source as it is.
 
-``make`` compiles the engine's modules with mypyc, in place (``scripts/build_engine.py``, README:
+``make`` compiles the engine's modules with mypyc, in place (``scripts/build_engine.py``, docs/architecture.md:
 "The compiled engine"): beside ``game.py`` lies ``game.cpython-311-….so``, which Python imports
 instead of the source. Were that file older than an edit of ``game.py``, the edit would silently
 not run. So the build records the SHA-256 of every source it compiled (:data:`STAMP`), and

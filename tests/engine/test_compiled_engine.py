@@ -1,4 +1,4 @@
-"""The engine runs compiled by mypyc (`make engine`; README: "The compiled engine") from its sources
+"""The engine runs compiled by mypyc (`make engine`; docs/architecture.md, "The compiled engine") from its sources
 as they are now; and those sources, which run wherever there is no build, play exactly alike."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The README's claim that "the event log is enough to audit and replay a match", for logs the
+"""docs/architecture.md's claim that "the event log is enough to audit and replay a match", for logs the
 service itself wrote: matches played through ``games.services`` (moves, turn clocks running out, a
 resignation and the bot that plays on) replay from their stored settings and ``MatchEvent`` rows to
 the state stored after every commit, and to the same views."""

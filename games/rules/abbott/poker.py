@@ -1,6 +1,6 @@
 """The best five-card poker hand from any number of cards, none to a whole deck (docs/rules.md §4.9).
 
-No library on PyPI fits (see the README, "Dependencies"): the fast ones take only five to seven cards, none takes fewer
+No library on PyPI fits (see docs/dependencies.md): the fast ones take only five to seven cards, none takes fewer
 than five, and the one that takes many cards enumerates every five-card subset (~186 ms for 20 cards).
 Abbott's Switch needs "best five of N" for N from 0 to about 40 (a seat's cards plus the whole grid,
 for the unbeatable-hand rule), so this module builds the hand directly from rank groups and per-suit

@@ -6,8 +6,8 @@ with its type, as an annotation of :class:`MatchState`, and with its :class:`Cod
 :meth:`~MatchState.from_dict` go through :data:`FIELDS`, each field the way its codec says. A plain
 value (``int``, ``bool``, ``str``, ``int | None``) is :data:`VALUE`, which copies share; anything
 else names the codec that copies, saves and loads it, so two copies can never share a list by
-accident. The table is not read from the annotations because the compiled engine (mypyc, see the
-README) keeps no annotations at run time.
+accident. The table is not read from the annotations because the compiled engine (mypyc, see
+docs/architecture.md) keeps no annotations at run time.
 """
 
 from __future__ import annotations
