@@ -15,11 +15,11 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from games import errors
+from games._cached_sql import CachedSqlQuery
 from games.models import Challenge, FeedEvent, Invitation, Match, MatchEvent, Player, Seat
 from games.rules import catalog
 from games.rules.protocol import Event, GameState
 from games.rules.shuffle import seed_commitment
-from switchsite.compiled import CompiledQuery
 
 REVEALED_STATUSES = frozenset({Match.Status.FINISHED, Match.Status.ABANDONED})
 
@@ -54,7 +54,7 @@ def match_get(*, match_id: int) -> Match:
         raise errors.MatchNotFound(f"There is no match {match_id}.") from None
 
 
-_seats_with_match = CompiledQuery(
+_seats_with_match = CachedSqlQuery(
     lambda match_id: (
         Seat.objects.filter(match_id=match_id)
         .select_related("match__created_by", "player")
@@ -64,8 +64,8 @@ _seats_with_match = CompiledQuery(
 
 
 def match_in_play(*, match_id: int) -> MatchInPlay:
-    """The match with its seats, players and loaded game, in one query (compiled once: every view
-    and every move starts here)."""
+    """The match with its seats, players and loaded game, in one query (its SQL built once per
+    connection: every view and every move starts here)."""
     seats = _seats_with_match(match_id)
     if not seats:
         raise errors.MatchNotFound(f"There is no match {match_id}.")

@@ -1,5 +1,5 @@
-"""A :class:`~switchsite.compiled.CompiledQuery` builds the same instances as the ORM, from SQL
-compiled once per connection, and refuses a queryset whose SQL it could not safely reuse."""
+"""A :class:`~games._cached_sql.CachedSqlQuery` builds the same instances as the ORM, from SQL
+built once per connection, and refuses a queryset whose SQL it could not safely reuse."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from games import services
+from games._cached_sql import CachedSqlQuery
 from games.models import Seat
-from switchsite.compiled import CompiledQuery
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ def seats_of(match_id: int):
     return Seat.objects.filter(match_id=match_id).select_related("match__created_by", "player")
 
 
-seats_with_match = CompiledQuery(lambda match_id: seats_of(match_id).order_by("index"))
+seats_with_match = CachedSqlQuery(lambda match_id: seats_of(match_id).order_by("index"))
 
 
 @pytest.fixture
@@ -58,29 +58,29 @@ def described(seat: Seat) -> dict:
 def test_builds_what_the_orm_builds(matches):
     for match_id in matches:
         with CaptureQueriesContext(connection) as queries:
-            compiled = seats_with_match(match_id)
-            described_compiled = [described(s) for s in compiled]
+            cached = seats_with_match(match_id)
+            described_cached = [described(s) for s in cached]
         assert len(queries) == 1  # the match and the players came with the seats
-        assert described_compiled == [described(s) for s in seats_of(match_id).order_by("index")]
-        assert all(not s._state.adding and s._state.db == "default" for s in compiled)
+        assert described_cached == [described(s) for s in seats_of(match_id).order_by("index")]
+        assert all(not s._state.adding and s._state.db == "default" for s in cached)
     assert seats_with_match(0) == []
 
 
-def test_compiles_once_per_connection(matches, monkeypatch):
-    seats_with_match(matches[0])  # compiled for this connection
-    compiled_sql: list[str] = []
+def test_builds_its_sql_once_per_connection(matches, monkeypatch):
+    seats_with_match(matches[0])  # its SQL built for this connection
+    built_again: list[str] = []
     monkeypatch.setattr(
         "django.db.models.sql.compiler.SQLCompiler.as_sql",
-        lambda *args, **kwargs: compiled_sql.append("again") or ("", ()),
+        lambda *args, **kwargs: built_again.append("again") or ("", ()),
     )
     with CaptureQueriesContext(connection) as queries:
         assert [s.match_id for s in seats_with_match(matches[1])] == [matches[1]] * 2
-    assert compiled_sql == []
+    assert built_again == []
     assert len(queries) == 1
 
 
 def test_a_constant_parameter_is_refused(matches):
-    humans_only = CompiledQuery(lambda match_id: seats_of(match_id).filter(bot_strategy=""))
+    humans_only = CachedSqlQuery(lambda match_id: seats_of(match_id).filter(bot_strategy=""))
     with pytest.raises(ValueError, match="only parameter"):
         humans_only(matches[0])
 
