@@ -1,12 +1,12 @@
-"""Which way into the service a request takes (``switchsite.asgi``): the views that wait to Django's
+"""Which way into the service a request takes (``switchsite.serving.routing``): the views that wait to Django's
 ASGI handler, every other one to the WSGI handler on the thread pool."""
 
 from __future__ import annotations
 
 import pytest
 
-from switchsite import asgi
-from switchsite.asgi import waits
+from switchsite.serving import routing
+from switchsite.serving.routing import waits
 
 
 @pytest.mark.parametrize(
@@ -31,9 +31,9 @@ def test_everything_else_runs_on_the_thread_pool(path):
 
 
 def test_long_made_up_paths_are_answered_but_not_kept():
-    kept = asgi._cached_resolves_to_async_view.cache_info().currsize
+    kept = routing._cached_resolves_to_async_view.cache_info().currsize
 
     for n in range(50):
         assert not waits(f"/api/v1/players/{'x' * 300}{n}/")
 
-    assert asgi._cached_resolves_to_async_view.cache_info().currsize == kept
+    assert routing._cached_resolves_to_async_view.cache_info().currsize == kept
