@@ -1,6 +1,7 @@
 """Moves under load against the production shape, beside the floor of an authenticated read.
 
     python -m benchmarks.move_load [--clients 32] [--seconds 15] [--rounds 2] [--workers N]
+                                   [--writers]
 
 It starts its own PostgreSQL, Redis and ``make serve`` (:mod:`benchmarks.shape`), makes the players
 with the ORM, and then, from one asyncio process, runs ``--clients`` concurrent clients in two
@@ -11,6 +12,11 @@ kinds of round, interleaved (floor, moves, floor, moves, …) because the machin
 - **moves**: each client plays a heads-up match holding both seats' tokens: the seat to move reads
   its view (``GET …/matches/{id}/``) and posts one of its legal moves (``POST …/moves/``), again
   and again (a finished match is replaced by a new one).
+
+With ``--writers`` the moves rounds are played twice each, in turn, against two servers on the same
+database: the shipped one, whose match writer sends one statement per move on PostgreSQL
+(``games.recording``), and one writing through the ORM, a statement per table
+(:mod:`benchmarks.orm_writer`) — what the one-statement writer is worth, measured in one run.
 
 The client parses answers with orjson: it shares the machine with the server, and the standard
 library's parser made a move round's requests cost the client about twice the floor's (0.45–0.70
@@ -50,15 +56,23 @@ class Round:
 
 
 @dataclass
-class CPUMeter:
-    """CPU seconds spent by the web tier, the database and this client (all on one machine)."""
+class Server:
+    """A web tier under test: its processes and its URL."""
 
-    server: shape.Process
+    name: str
+    process: shape.Process
+    url: str
+
+
+@dataclass
+class CPUMeter:
+    """CPU seconds spent by a web tier, the database and this client (all on one machine)."""
+
     postgres: shape.PrivatePostgres
 
-    def read(self) -> dict[str, float]:
+    def read(self, server: Server) -> dict[str, float]:
         return {
-            "web": shape.cpu_seconds(shape.process_group(self.server.pid)),
+            "web": shape.cpu_seconds(shape.process_group(server.process.pid)),
             "database": shape.cpu_seconds(self.postgres.pids()),
             "client": time.process_time(),
         }
@@ -141,28 +155,40 @@ async def move_client(session: Any, pair: Pair, result: Round, until: float) -> 
 
 
 async def run(
-    args: argparse.Namespace, base_url: str, pairs: list[Pair], meter: CPUMeter
+    args: argparse.Namespace, servers: list[Server], pairs: list[Pair], meter: CPUMeter
 ) -> list[Round]:
+    """Floor and moves rounds in turn against the first server; with several servers, a moves
+    round against each after every floor round (a match is played on with whichever server)."""
     import aiohttp
 
-    connector = aiohttp.TCPConnector(limit=args.clients)
-    async with aiohttp.ClientSession(base_url, connector=connector) as session:
-        await shape.wait_until_healthy(session)
-        await asyncio.gather(*(new_match(session, pair) for pair in pairs))
+    sessions = [
+        aiohttp.ClientSession(server.url, connector=aiohttp.TCPConnector(limit=args.clients))
+        for server in servers
+    ]
+    try:
+        for session in sessions:
+            await shape.wait_until_healthy(session)
+        await asyncio.gather(*(new_match(sessions[0], pair) for pair in pairs))
+        plan = [("floor", 0)] + [("moves", index) for index in range(len(servers))]
         rounds = []
         for _ in range(args.rounds):
-            for kind in ("floor", "moves"):
-                result, until = Round(kind), time.monotonic() + args.seconds
+            for kind, index in plan:
+                server, session = servers[index], sessions[index]
+                label = kind if len(servers) == 1 or kind == "floor" else f"moves {server.name}"
+                result, until = Round(label), time.monotonic() + args.seconds
                 if kind == "floor":
                     work = [floor_client(session, p.tokens[0], result, until) for p in pairs]
                 else:
                     work = [move_client(session, p, result, until) for p in pairs]
-                before = meter.read()
+                before = meter.read(server)
                 await asyncio.gather(*work)
-                after = meter.read()
+                after = meter.read(server)
                 result.cpu_seconds = {part: after[part] - before[part] for part in before}
                 rounds.append(result)
         return rounds
+    finally:
+        for session in sessions:
+            await session.close()
 
 
 def main() -> None:
@@ -175,6 +201,11 @@ def main() -> None:
         type=int,
         default=shape.DEFAULT_WEB_PROCESSES,
         help="WEB_CONCURRENCY of make serve (default: make serve's own, two per core)",
+    )
+    parser.add_argument(
+        "--writers",
+        action="store_true",
+        help="moves rounds against the shipped server and one writing through the ORM, in turn",
     )
     args = parser.parse_args()
 
@@ -189,11 +220,16 @@ def main() -> None:
     try:
         shape.migrate(env)
         pairs = [Pair(tokens) for tokens in make_players(env, args.clients)]
-        server, base_url = shape.web(env, logs, args.workers)
+        shipped, url = shape.web(env, logs, args.workers)
+        servers = [Server("one statement", shipped, url)]
+        if args.writers:
+            orm, url = shape.web(env, logs, args.workers, app="benchmarks.orm_writer:application")
+            servers.append(Server("ORM", orm, url))
         try:
-            rounds = asyncio.run(run(args, base_url, pairs, CPUMeter(server, postgres)))
+            rounds = asyncio.run(run(args, servers, pairs, CPUMeter(postgres)))
         finally:
-            server.stop()
+            for server in servers:
+                server.process.stop()
     finally:
         redis.stop()
         postgres.stop()
@@ -201,14 +237,13 @@ def main() -> None:
 
 
 def report(args: argparse.Namespace, rounds: list[Round]) -> None:
-    rate = {
-        kind: [r.requests / args.seconds for r in rounds if r.kind == kind]
-        for kind in ("floor", "moves")
-    }
+    kinds = sorted({r.kind for r in rounds if r.kind != "floor"})
+    rate = {kind: [r.requests / args.seconds for r in rounds if r.kind == kind] for kind in kinds}
+    floor = [r.requests / args.seconds for r in rounds if r.kind == "floor"]
     print(f"{args.clients} clients, {args.workers} uvicorn processes, {args.seconds:.0f} s rounds")
     for result in rounds:
-        line = f"  {result.kind:5}: {result.requests / args.seconds:7.1f} requests/s"
-        if result.kind == "moves":
+        line = f"  {result.kind:19}: {result.requests / args.seconds:7.1f} requests/s"
+        if result.kind.startswith("moves"):
             ms = [s * 1000 for s in result.move_seconds]
             line += (
                 f", {result.moves / args.seconds:6.1f} moves/s, move p50 "
@@ -219,8 +254,12 @@ def report(args: argparse.Namespace, rounds: list[Round]) -> None:
             for part, seconds in result.cpu_seconds.items()
         )
         print(line + f", errors {result.errors}; CPU ms per request: {cpu}")
-    ratios = [m / f for f, m in zip(rate["floor"], rate["moves"], strict=True)]
-    print(f"moves and views per second against the floor: {', '.join(f'{r:.2f}' for r in ratios)}")
+    for kind in kinds:
+        ratios = [m / f for f, m in zip(floor, rate[kind], strict=True)]
+        print(
+            f"{kind} and views per second against the floor: "
+            + ", ".join(f"{r:.2f}" for r in ratios)
+        )
     print(f"machine load: {shape.load_average()}")
 
 

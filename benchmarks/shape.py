@@ -222,13 +222,18 @@ def migrate(env: Mapping[str, str]) -> None:
 DEFAULT_WEB_PROCESSES = 2 * (os.cpu_count() or 1)
 
 
-def web(env: Mapping[str, str], logs: Path, workers: int) -> tuple[Process, str]:
-    """``make serve`` with ``workers`` uvicorn processes on a free port; returns it and its URL."""
+def web(
+    env: Mapping[str, str], logs: Path, workers: int, app: str = "switchsite.asgi:application"
+) -> tuple[Process, str]:
+    """``make serve`` with ``workers`` uvicorn processes on a free port, serving ``app`` (the
+    service's own by default); returns it and its URL."""
     port = free_port()
     server = Process(
-        "web",
+        "web"
+        if app == "switchsite.asgi:application"
+        else "web-" + app.split(":")[0].split(".")[-1],
         ["make", "--no-print-directory", "serve"],
-        {**env, "WEB_CONCURRENCY": str(workers), "PORT": str(port)},
+        {**env, "WEB_CONCURRENCY": str(workers), "PORT": str(port), "ASGI_APP": app},
         logs,
     )
     return server, f"http://127.0.0.1:{port}"
