@@ -6,8 +6,10 @@ shipped service to measure what the one statement is worth.
     uvicorn benchmarks.orm_writer:application
 """
 
+from switchsite.asgi import application  # first: it sets Django up
+
+# isort: split
 from games import recording
-from switchsite.asgi import application  # sets Django up
 
 recording._advance_in_one_statement = recording._advance_by_orm
 
