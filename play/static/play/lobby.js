@@ -242,13 +242,14 @@ function lobby({ api, username }) {
     );
   }
 
+  /** @param {unknown} failure */
+  function say(failure) {
+    error.textContent = failure instanceof ApiError ? failure.describe() : String(failure);
+  }
+
   function reload() {
     for (const load of [loadMine, loadChallenges, loadOpen, loadWatching]) {
-      load().catch((failure) => {
-        if (failure instanceof ApiError) {
-          error.textContent = failure.describe();
-        }
-      });
+      load().catch(say);
     }
   }
 
@@ -313,7 +314,7 @@ function lobby({ api, username }) {
         }
       },
     });
-  });
+  }, say);
   reload();
 }
 

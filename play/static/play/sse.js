@@ -114,8 +114,14 @@ export function follow(options) {
   async function run() {
     let failures = 0;
     let retry = 1000;
+    let connected = false;
     while (!stopped) {
-      setState(failures === 0 ? "connecting" : "reconnecting");
+      // A stream the server ended on time is opened again without a word; only a failure shows.
+      if (!connected) {
+        setState("connecting");
+      } else if (failures > 0) {
+        setState("reconnecting");
+      }
       const controller = new AbortController();
       connection = controller;
       let watchdog = setTimeout(() => controller.abort(), STALL_MILLISECONDS);
@@ -144,6 +150,7 @@ export function follow(options) {
           break;
         }
         failures = 0;
+        connected = true;
         setState("live");
         const parser = new SseParser();
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -199,7 +199,10 @@ export function mountTable(root, options) {
 
     const keep = focusKey();
     title.textContent = `Match ${view.id} · ${view.ruleset}`;
-    status.textContent = statusLine(view, name, mySeat);
+    const line = statusLine(view, name, mySeat);
+    if (status.textContent !== line) {
+      status.textContent = line; // a live region: said again only when it changes
+    }
     fill(tools, toolButtons(view, mySeat));
     fill(waiting, view.status === "waiting" ? waitingRoom(view, context) : null);
     fill(
@@ -460,15 +463,19 @@ export function mountTable(root, options) {
       refresh();
     },
     onState(state) {
-      connection.textContent = {
+      const words = {
         connecting: "Connecting…",
         live: "Live",
         reconnecting: "Connection lost: reconnecting…",
         stopped: "",
       }[state];
+      if (connection.textContent !== words) {
+        connection.textContent = words;
+      }
+      const wasAway = connection.dataset.state === "reconnecting";
       connection.dataset.state = state;
-      if (state === "live") {
-        refresh(); // whatever happened while away
+      if (wasAway && state === "live") {
+        refresh(); // the view as it is now (the events come on the stream)
       }
     },
     onRefused(failure) {
