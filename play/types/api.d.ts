@@ -24,3 +24,5 @@ export type MatchCreate = Schemas["MatchCreateRequest"];
 export type Challenge = Schemas["Challenge"];
 export type ChallengeCreate = Schemas["ChallengeCreateRequest"];
 export type Player = Schemas["Player"];
+export type TournamentSummary = Schemas["TournamentSummary"];
+export type Tournament = Schemas["Tournament"];

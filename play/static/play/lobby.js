@@ -13,6 +13,8 @@ import { follow } from "./sse.js";
 /** @typedef {import("../../types/api").Challenge} Challenge */
 /** @typedef {import("../../types/api").FeedEvent} FeedEvent */
 /** @typedef {import("../../types/api").MatchCreate} MatchCreate */
+/** @typedef {import("../../types/api").TournamentSummary} TournamentSummary */
+/** @typedef {import("../../types/api").Tournament} Tournament */
 
 const CLOCKS = [
   ["", "No clock"],
@@ -23,8 +25,9 @@ const CLOCKS = [
   ["3600", "1 hour a turn"],
   ["86400", "1 day a turn"],
 ];
-// Matches being played, listed for watching.
+// Matches being played, and tournaments being played, listed for watching.
 const WATCH_LIMIT = 10;
+const TOURNAMENT_LIMIT = 5;
 const OPEN = "open";
 
 const root = byId("lobby");
@@ -36,6 +39,7 @@ function lobby({ api, username }) {
   const challenges = h("div", {}, h("p", {}, "Loading…"));
   const open = h("div", {}, h("p", {}, "Loading…"));
   const watching = h("div", {}, h("p", {}, "Loading…"));
+  const tournaments = h("div", {}, h("p", {}, "Loading…"));
   const error = h("p", { class: "error", role: "alert" });
   /** @type {Set<number>} matches whose "your turn" is on the notices already */
   const noticed = new Set();
@@ -85,6 +89,12 @@ function lobby({ api, username }) {
         newMatchForm(api, username),
       ),
       h("section", { "aria-labelledby": "watch-title" }, h("h2", { id: "watch-title" }, "Being played now"), watching),
+      h(
+        "section",
+        { "aria-labelledby": "tournaments-title" },
+        h("h2", { id: "tournaments-title" }, "Tournament tables"),
+        tournaments,
+      ),
     ),
   );
 
@@ -242,13 +252,42 @@ function lobby({ api, username }) {
     );
   }
 
+  /** The online tables of the current round of each tournament being played, to watch. */
+  async function loadTournaments() {
+    /** @type {TournamentSummary[]} */
+    const summaries = await api.all("/tournaments/", 25);
+    const running = summaries.filter((summary) => summary.status === "running").slice(0, TOURNAMENT_LIMIT);
+    /** @type {Tournament[]} */
+    const details = await Promise.all(running.map((summary) => api.get(`/tournaments/${summary.id}/`)));
+    const lines = details.flatMap((tournament) => {
+      const round = tournament.rounds.at(-1);
+      const tables = (round?.tables ?? []).filter((table) => table.match !== null && !table.recorded);
+      return tables.map((table) =>
+        h(
+          "li",
+          {},
+          h(
+            "a",
+            { href: `/play/matches/${table.match}/` },
+            `Watch ${tournament.name}, round ${round?.number}, table ${table.number}`,
+          ),
+          `: ${table.seats.map((seat) => seat.name).join(", ")}`,
+        ),
+      );
+    });
+    fill(
+      tournaments,
+      lines.length === 0 ? h("p", {}, "No tournament table is being played.") : h("ul", { class: "matches" }, lines),
+    );
+  }
+
   /** @param {unknown} failure */
   function say(failure) {
     error.textContent = failure instanceof ApiError ? failure.describe() : String(failure);
   }
 
   function reload() {
-    for (const load of [loadMine, loadChallenges, loadOpen, loadWatching]) {
+    for (const load of [loadMine, loadChallenges, loadOpen, loadWatching, loadTournaments]) {
       load().catch(say);
     }
   }
