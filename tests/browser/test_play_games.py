@@ -104,6 +104,9 @@ def test_a_newcomer_signs_up_and_plays_four_seat_switch_against_bots_to_the_end(
     expect(page.locator(".log li").last).to_contain_text("The match is over")
     assert legal_moves(page) == []
     screenshot(page, "play-switch-over")
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(page, "play-switch-over-phone", full_page=True)
     assert page.elsewhere == []  # type: ignore[attr-defined]
 
 

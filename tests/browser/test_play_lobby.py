@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, BrowserContext, expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import PHONE, screenshot
 from tests.browser.play import PASSWORD, sign_up
 from tournaments import services as tournaments
 
@@ -42,6 +42,11 @@ def test_a_challenge_reaches_the_open_lobby_starts_the_match_and_others_watch(co
     alice.get_by_role("button", name="Sign up").click()
     expect(alice.get_by_role("alert")).to_contain_text("taken")
     sign_up(alice, "alice")
+    alice.set_viewport_size(PHONE)
+    alice.get_by_label("Game").select_option("switch")
+    assert alice.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(alice, "play-lobby-phone", full_page=True)
+    alice.set_viewport_size(LAPTOP)
 
     alice.get_by_label("Game").select_option("switch")
     alice.get_by_label("Number of players").fill("3")

@@ -562,37 +562,41 @@ function resultPanel(view, name) {
       result.ranking.map((seat) => h("li", {}, `${name(seat)}: ${plural(result.totals[seat] ?? 0, "point")}`)),
     ),
     h(
-      "table",
-      { class: "scores" },
-      h("caption", {}, view.game === "shedding" ? "Points by deal" : "Points by hand"),
+      "div",
+      { class: "scores-wrap", tabindex: "0", role: "region", "aria-label": "Points" },
       h(
-        "thead",
-        {},
+        "table",
+        { class: "scores" },
+        h("caption", {}, view.game === "shedding" ? "Points by deal" : "Points by hand"),
         h(
-          "tr",
+          "thead",
           {},
-          h("th", { scope: "col" }, view.game === "shedding" ? "Deal" : "Hand"),
-          seats.map((seat) => h("th", { scope: "col" }, name(seat))),
-        ),
-      ),
-      h(
-        "tbody",
-        {},
-        result.hands.map((hand) =>
           h(
             "tr",
             {},
-            h("th", { scope: "row" }, String(hand.number)),
-            seats.map((seat) =>
-              h("td", { class: hand.winner === seat ? "winner" : "" }, String(hand.points[seat] ?? 0)),
-            ),
+            h("th", { scope: "col" }, view.game === "shedding" ? "Deal" : "Hand"),
+            seats.map((seat) => h("th", { scope: "col" }, name(seat))),
           ),
         ),
         h(
-          "tr",
-          { class: "total" },
-          h("th", { scope: "row" }, "Total"),
-          seats.map((seat) => h("td", {}, String(result.totals[seat] ?? 0))),
+          "tbody",
+          {},
+          result.hands.map((hand) =>
+            h(
+              "tr",
+              {},
+              h("th", { scope: "row" }, String(hand.number)),
+              seats.map((seat) =>
+                h("td", { class: hand.winner === seat ? "winner" : "" }, String(hand.points[seat] ?? 0)),
+              ),
+            ),
+          ),
+          h(
+            "tr",
+            { class: "total" },
+            h("th", { scope: "row" }, "Total"),
+            seats.map((seat) => h("td", {}, String(result.totals[seat] ?? 0))),
+          ),
         ),
       ),
     ),
