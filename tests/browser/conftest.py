@@ -141,7 +141,7 @@ def asgi_server(transactional_db, tasks_in_process, settings) -> Iterator[str]:
 
 def _close_other_sessions() -> None:
     """End the server's sessions that outlive it on PostgreSQL: the in-process sweeps (no broker:
-    ``switchsite.asgi`` runs beat's schedule itself) keep a connection in each of their threads."""
+    ``switchsite.serving.beat`` runs its schedule) keep a connection in each of their threads."""
     connection = connections["default"]
     if connection.vendor != "postgresql":
         return
