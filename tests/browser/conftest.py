@@ -23,7 +23,7 @@ import uvicorn
 from django.contrib.auth import get_user_model
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connections
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from benchmarks.shape import free_port
 from switchsite.asgi import application
@@ -42,6 +42,7 @@ CHROMIUM_FLAGS = [
 ]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
+LAPTOP = {"width": 1280, "height": 800}
 PASSWORD = "desk-password"
 
 
@@ -150,3 +151,15 @@ def _close_other_sessions() -> None:
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+@pytest.fixture
+def play_contexts(browser: Browser, asgi_server: str) -> Iterator[list[BrowserContext]]:
+    """Three browsers' worth of laptop-sized contexts (nothing shared between them) on the
+    in-process server, for the web client's tests."""
+    made = [browser.new_context(viewport=LAPTOP, base_url=asgi_server) for _ in range(3)]
+    for context in made:
+        context.set_default_timeout(15_000)
+    yield made
+    for context in made:
+        context.close()

@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, Page, Route, expect
 
 from games import selectors
-from tests.browser.conftest import PHONE, screenshot
+from tests.browser.conftest import LAPTOP, PHONE, screenshot
 from tests.browser.play import (
     abbott_choice,
     create_match,
@@ -30,8 +30,6 @@ from tests.browser.play import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-LAPTOP = {"width": 1280, "height": 800}
 
 
 @pytest.fixture
@@ -90,7 +88,7 @@ def test_a_newcomer_signs_up_and_plays_four_seat_switch_against_bots_to_the_end(
             page.set_viewport_size(PHONE)
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
             screenshot(page, "play-switch-phone", full_page=True)
-            page.set_viewport_size({"width": 1280, "height": 800})
+            page.set_viewport_size(LAPTOP)
         elif clicked % 5 == 0:
             the_moves_are_the_apis(page, match_id, "newcomer")
 
@@ -123,7 +121,7 @@ def test_two_player_abbotts_switch_is_played_to_the_end_on_the_grid(offline_page
             page.set_viewport_size(PHONE)
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
             screenshot(page, "play-abbott-phone", full_page=True)
-            page.set_viewport_size({"width": 1280, "height": 800})
+            page.set_viewport_size(LAPTOP)
 
     play_to_the_end(page, abbott_choice(page), each_turn)
 

@@ -7,30 +7,17 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from games import services
 from tests.browser.play import PASSWORD, legal_moves, move_button, shedding_choice, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LAPTOP = {"width": 1280, "height": 800}
 OFFLINE_SECONDS = 10
-
-
-@pytest.fixture
-def contexts(browser: Browser, asgi_server: str) -> Iterator[list[BrowserContext]]:
-    """Two browsers' worth of contexts (no shared storage) on the in-process server."""
-    made = [browser.new_context(viewport=LAPTOP, base_url=asgi_server) for _ in range(2)]
-    for context in made:
-        context.set_default_timeout(15_000)
-    yield made
-    for context in made:
-        context.close()
 
 
 def player(username: str, *, staff: bool = False):
@@ -47,7 +34,7 @@ def focus_with_tab(page: Page, move: dict) -> None:
     raise AssertionError(f"Tab never reached {wanted}")
 
 
-def test_a_jacks_twos_eights_turn_of_several_actions_is_played_with_the_keyboard(contexts):
+def test_a_jacks_twos_eights_turn_of_several_actions_is_played_with_the_keyboard(play_contexts):
     jay = player("jay", staff=True)  # staff: the deal is laid out (docs/api.md, "layout")
     layout = {
         "hands": [
@@ -66,7 +53,7 @@ def test_a_jacks_twos_eights_turn_of_several_actions_is_played_with_the_keyboard
         turn_seconds=600,
     )
     services.match_start(match_id=match.pk, user=jay)
-    page = contexts[0].new_page()
+    page = play_contexts[0].new_page()
     sign_in(page, "jay", f"/play/matches/{match.pk}/")
     table = page.locator("#table")
     expect(table).to_have_attribute("data-to-move", "0")
@@ -106,7 +93,7 @@ def test_a_jacks_twos_eights_turn_of_several_actions_is_played_with_the_keyboard
     expect(hand).to_contain_text("(4 cards)")
 
 
-def test_two_browsers_at_one_table_one_loses_its_network_and_catches_up(contexts, settings):
+def test_two_browsers_at_one_table_one_loses_its_network_and_catches_up(play_contexts, settings):
     # Streams end every two seconds, so the offline browser's stream is sure to break and resume.
     settings.SSE_MAX_SECONDS = 2
     alice, bob = player("alice"), player("bob")
@@ -116,7 +103,7 @@ def test_two_browsers_at_one_table_one_loses_its_network_and_catches_up(contexts
     services.match_join(match_id=match.pk, user=bob, seat=2)
     services.match_start(match_id=match.pk, user=alice)
     pages = []
-    for context, name in zip(contexts, ("alice", "bob"), strict=True):
+    for context, name in zip(play_contexts[:2], ("alice", "bob"), strict=True):
         page = context.new_page()
         sign_in(page, name, f"/play/matches/{match.pk}/")
         expect(page.locator(".connection")).to_have_attribute("data-state", "live")
@@ -127,7 +114,7 @@ def test_two_browsers_at_one_table_one_loses_its_network_and_catches_up(contexts
         "data-version", alice_table.get_attribute("data-version") or ""
     )
 
-    contexts[1].set_offline(True)
+    play_contexts[1].set_offline(True)
     offline_at = time.monotonic()
     expect(bob_page.locator(".connection")).to_have_attribute("data-state", "reconnecting")
     # Alice plays (the bot after her too) while Bob cannot hear of it.
@@ -137,7 +124,7 @@ def test_two_browsers_at_one_table_one_loses_its_network_and_catches_up(contexts
     missed = alice_table.get_attribute("data-version")
     assert bob_table.get_attribute("data-version") != missed
     time.sleep(max(0.0, OFFLINE_SECONDS - (time.monotonic() - offline_at)))
-    contexts[1].set_offline(False)
+    play_contexts[1].set_offline(False)
 
     expect(bob_page.locator(".connection")).to_have_attribute("data-state", "live")
     expect(bob_table).to_have_attribute("data-version", missed or "")
@@ -155,12 +142,12 @@ def test_two_browsers_at_one_table_one_loses_its_network_and_catches_up(contexts
     )
 
 
-def test_four_seat_abbotts_switch_offers_an_alliance_and_shows_it(contexts):
+def test_four_seat_abbotts_switch_offers_an_alliance_and_shows_it(play_contexts):
     ann = player("ann")
     bots = [{"seat": seat, "strategy": "random"} for seat in (1, 2, 3)]
     match = services.match_create(creator=ann, ruleset="abbott", seats=4, bots_wanted=bots)
     services.match_start(match_id=match.pk, user=ann)
-    page = contexts[0].new_page()
+    page = play_contexts[0].new_page()
     sign_in(page, "ann", f"/play/matches/{match.pk}/")
     expect(page.locator(".grid .square")).to_have_count(36)
     for partner in ("Random bot 2", "Random bot 3", "Random bot 4"):

@@ -6,33 +6,20 @@ play offered to watch."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, screenshot
+from tests.browser.conftest import LAPTOP, PHONE, screenshot
 from tests.browser.play import PASSWORD, sign_up
 from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LAPTOP = {"width": 1280, "height": 800}
 
-
-@pytest.fixture
-def contexts(browser: Browser, asgi_server: str) -> Iterator[list[BrowserContext]]:
-    made = [browser.new_context(viewport=LAPTOP, base_url=asgi_server) for _ in range(3)]
-    for context in made:
-        context.set_default_timeout(15_000)
-    yield made
-    for context in made:
-        context.close()
-
-
-def test_a_challenge_reaches_the_open_lobby_starts_the_match_and_others_watch(contexts):
-    bob, alice, carol = (context.new_page() for context in contexts)
+def test_a_challenge_reaches_the_open_lobby_starts_the_match_and_others_watch(play_contexts):
+    bob, alice, carol = (context.new_page() for context in play_contexts)
     sign_up(bob, "bob")
 
     # A refusal is shown in the server's words: the name is taken.
@@ -87,7 +74,7 @@ def test_a_challenge_reaches_the_open_lobby_starts_the_match_and_others_watch(co
     screenshot(carol, "play-watching-big-screen")
 
 
-def test_the_lobby_lists_a_tournament_table_in_play_to_watch(contexts):
+def test_the_lobby_lists_a_tournament_table_in_play_to_watch(play_contexts):
     organiser = get_user_model().objects.create_user("desk", is_staff=True)
     erin = get_user_model().objects.create_user("erin", password=PASSWORD)
     tournament = tournaments.tournament_create(
@@ -107,7 +94,7 @@ def test_the_lobby_lists_a_tournament_table_in_play_to_watch(contexts):
         entrants=[tournaments.Entrant(player=erin.username), tournaments.Entrant(bot="random")],
     )
     tournaments.tournament_start(tournament_id=tournament.pk, user=organiser)
-    page = contexts[0].new_page()
+    page = play_contexts[0].new_page()
     sign_up(page, "dave")
 
     page.get_by_role("link", name="Watch Thursday online, round 1, table 1").click()
