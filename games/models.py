@@ -1,6 +1,6 @@
 """Persistence for players, matches, seats and the append-only event logs.
 
-Models are thin: the rules live in the engines, writes in ``services.py``, reads in ``selectors.py``.
+Models are thin: the rules live in the engines, writes in ``services/``, reads in ``selectors.py``.
 The engine state is stored whole with the match (``state``, the engine's versioned ``to_dict()``);
 the event log, with the per-deal seeds revealed in it, is enough to audit and replay a match.
 """

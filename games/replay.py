@@ -8,7 +8,7 @@ was shown (``state.view(seat)``). :func:`replay` does that and checks as it goes
 re-creates is the one logged; the first that is not raises :class:`ReplayError`, which names the
 event and what differs. Pure Python, like the engines: no Django.
 
-What the service (``games/services.py``) writes around the engines' own events, and how it replays:
+What the service (``games/services/decision.py``) writes around the engines' own events, and how it replays:
 
 * ``deal``: the engine's deal events, the ``deal`` event carrying ``shuffle_commitment`` (the SHA-256
   of the seed). The seed is read from the deal's ``deal_end`` / ``hand_end`` event, which carries it
@@ -17,6 +17,8 @@ What the service (``games/services.py``) writes around the engines' own events, 
 * ``timeout``: the seat's turn clock ran out, and the engine's default actions were played until the
   turn changed; the replay plays them too.
 * ``bot_takeover`` and ``resign``: who plays a seat changed; the game did not.
+* ``match_end`` with ``abandoned``: the match was abandoned (everyone resigned, or staff ended it);
+  the game did not change. (A match that finishes has the engine's own ``match_end``.)
 * Any other event begins one action's events. The log does not record actions, so the replay tries
   every legal action and keeps the one whose events are the logged ones. When one action's events are
   the beginning of another's (a play, and the same play announced), the longer match is taken; two
@@ -79,8 +81,9 @@ class Step:
     """Logged events that happened together, and the state after them (treat it as read-only).
 
     ``kind`` is ``"deal"``, ``"action"`` (one ``action`` by ``seat``), ``"timeout"`` (the default
-    actions ``actions`` played for ``seat``) or ``"seat_change"`` (a resignation or a bot taking a
-    seat: the state is the one before).
+    actions ``actions`` played for ``seat``), ``"seat_change"`` (a resignation or a bot taking a
+    seat: the state is the one before) or ``"abandoned"`` (the match ended without a result: the
+    state is the one before).
     """
 
     kind: str
@@ -139,6 +142,10 @@ def replay(
         start = at
         if kind in SEAT_CHANGE_EVENTS:
             steps.append(Step("seat_change", event["seat"], (), (event,), state))
+            at += 1
+            continue
+        if kind == "match_end" and event["data"].get("abandoned"):
+            steps.append(Step("abandoned", None, (), (event,), state))
             at += 1
             continue
         if kind == "timeout":

@@ -4,9 +4,11 @@ import json
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.db.models import F
 from rest_framework.test import APIClient
 
 from games.models import Match, MatchEvent
+from games.services import matches, pipeline
 from switchsite.models import IdempotentRequest
 from tests.api.conftest import assert_problem
 from tests.api.test_matches import LAYOUT, started_match
@@ -314,3 +316,27 @@ def test_streams_answer_only_event_streams(staff, match_id):
     )
     assert_problem(staff.get("/api/v1/matches/999999/stream/"), 404, "not_found")
     assert_problem(APIClient().get(stream), 401, "not_authenticated")
+
+
+def test_a_match_that_keeps_changing_under_a_move_answers_match_busy(match_id, staff, monkeypatch):
+    """Each try is overtaken by another writer (the version moves between the read and the
+    write): after the pipeline's bounded retries, 409 ``match_busy`` with ``Retry-After``, and
+    nothing of the move is written."""
+    version = Match.objects.get(pk=match_id).version
+    tries = []
+    read = matches.match_in_play
+
+    def overtaken(**kwargs):
+        play = read(**kwargs)
+        tries.append(play.read_version)
+        Match.objects.filter(pk=match_id).update(version=F("version") + 1)  # another writer
+        return play
+
+    monkeypatch.setattr(matches, "match_in_play", overtaken)
+    response = staff.post(f"/api/v1/matches/{match_id}/moves/", {"action": "play", "card": "7H"})
+
+    assert_problem(response, 409, "match_busy")
+    assert response["Retry-After"] == "1"
+    assert tries == [version + n for n in range(pipeline.WRITE_ATTEMPTS)]  # each from a new read
+    assert not MatchEvent.objects.filter(match_id=match_id, type="play").exists()
+    assert Match.objects.get(pk=match_id).version == version + pipeline.WRITE_ATTEMPTS

@@ -158,7 +158,7 @@ def test_every_event_type_the_code_emits_has_a_schema(generated):
 
 def test_every_feed_event_type_the_code_emits_has_a_schema(generated):
     schema = yaml.safe_load(generated)
-    feed = emitted(r'FeedEntry\([^()]*?"(\w+)"')
+    feed = emitted(r'(?:FeedEntry|Notice)\([^()]*?"(\w+)"')
     feed |= emitted(r'_seat_news\(\w+, "(\w+)"') | emitted(r'_challenge_end\([^()]*"(\w+)"\)')
     feed |= emitted(r'event_type="(\w+)"')
 

@@ -2,7 +2,7 @@
 state after every step — so every view any seat or spectator was shown — for both games, and it
 rejects a log that the settings and the revealed seeds do not give, saying which event and how.
 
-The logs here are written as the service writes them (games/services.py): the deal event carries
+The logs here are written as the service writes them (games/services/decision.py): the deal event carries
 the seed's commitment, the deal's end reveals the seed, a timed-out turn is a ``timeout`` event and
 the default actions played until the turn changes, and ``bot_takeover`` / ``resign`` change who plays
 a seat. tests/services/test_replay.py replays logs that the service itself wrote.
@@ -52,7 +52,7 @@ class Played:
     shown: dict[int, tuple[dict[str, Any], list[dict[str, Any]]]] = field(default_factory=dict)
 
     def commit(self, events: list[Event]) -> None:
-        """As services._commit: reveal the seed in deal ends, deal on, log, remember the views."""
+        """As the pipeline decides (games.services.decision): reveal the seed in deal ends, deal on, log, remember the views."""
         events = [e.with_data(seed=self.seed) if e.type in DEAL_END_EVENTS else e for e in events]
         if self.game.needs_deal and not self.game.is_over:
             events += self.deal(None)

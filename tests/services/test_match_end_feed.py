@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import services
-from games.models import FeedEvent, Match
+from games.models import FeedEvent, Match, MatchEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -48,3 +48,14 @@ def test_a_forfeit_tells_the_players_still_seated_but_not_the_one_who_left():
     assert Match.objects.get(pk=match.pk).status == Match.Status.ABANDONED
     assert match_end_feed(first) == [{"match": match.pk, "abandoned": True}]
     assert match_end_feed(second) == []
+
+
+def test_a_forfeit_ends_the_log_with_a_match_end_event_as_every_ending_does():
+    match, (_, second) = started(on_resign="forfeit")
+
+    services.match_resign(match_id=match.pk, user=second)
+
+    last = MatchEvent.objects.filter(match=match).order_by("-seq").first()
+    assert last is not None
+    assert (last.type, last.data) == ("match_end", {"abandoned": True, "resigned": [1]})
+    assert Match.objects.get(pk=match.pk).result == {"abandoned": True, "resigned": [1]}

@@ -1,0 +1,68 @@
+"""Every write of the match service, one module per part (HackSoft's services):
+
+- :mod:`~games.services.players` — registration, tokens, game profiles, a player's own feed;
+- :mod:`~games.services.matches` — creating, joining and starting matches, moves, bots, turn
+  clocks, resigning and abandoning;
+- :mod:`~games.services.challenges` — invitations that become matches;
+- :mod:`~games.services.pipeline` — the one pipeline every change of a match ends in (an optimistic
+  write, retried by one policy), and :mod:`~games.services.decision`, the pure step that decides
+  what an advance does (status, clock, seeds, the next deal, who hears what, bots to wake).
+
+The public functions are re-exported here: callers write ``services.match_create(...)``.
+"""
+
+from games.services.challenges import (
+    MatchSettings,
+    challenge_answer,
+    challenge_cancel,
+    challenge_create,
+)
+from games.services.matches import (
+    REPLACEMENT_BOT,
+    RESIGN_POLICIES,
+    STRIKES_BEFORE_TAKEOVER,
+    MoveResult,
+    bot_turns_play,
+    match_abandon,
+    match_create,
+    match_join,
+    match_resign,
+    match_start,
+    move_apply,
+    stalled_matches,
+    turn_timeout_apply,
+)
+from games.services.players import (
+    name_key,
+    player_notify,
+    player_profile,
+    player_register,
+    token_obtain,
+    tokens_revoke,
+)
+
+__all__ = [
+    "REPLACEMENT_BOT",
+    "RESIGN_POLICIES",
+    "STRIKES_BEFORE_TAKEOVER",
+    "MatchSettings",
+    "MoveResult",
+    "bot_turns_play",
+    "challenge_answer",
+    "challenge_cancel",
+    "challenge_create",
+    "match_abandon",
+    "match_create",
+    "match_join",
+    "match_resign",
+    "match_start",
+    "move_apply",
+    "name_key",
+    "player_notify",
+    "player_profile",
+    "player_register",
+    "stalled_matches",
+    "token_obtain",
+    "tokens_revoke",
+    "turn_timeout_apply",
+]

@@ -1,0 +1,373 @@
+"""Matches: creating, joining, starting, moves, bots, turn clocks, resigning and abandoning.
+
+Every operation that changes a match that exists reads it, works out the change and ends in the
+one pipeline (:func:`games.services.pipeline.advance`), retried by its one policy
+(:func:`games.services.pipeline.retrying`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games import bots, errors
+from games.models import Match, MatchEvent, Seat
+from games.recording import FeedEntry
+from games.replay import turn_defaults
+from games.rules import catalog, protocol
+from games.selectors import MatchInPlay, match_in_play
+from games.services.decision import Abandon, Start
+from games.services.pipeline import Change, advance, retrying
+from games.services.players import player_profile
+
+RESIGN_POLICIES = ("bot", "forfeit")
+# Who plays on for a player who resigns or runs out of time three times (both games have one).
+REPLACEMENT_BOT = "heuristic"
+STRIKES_BEFORE_TAKEOVER = 3
+
+
+@dataclass
+class MoveResult:
+    """What a move request did: the events it produced and the match as it left it."""
+
+    play: MatchInPlay
+    seat: int
+    events: list[MatchEvent]
+
+
+def match_create(
+    *,
+    creator: User,
+    ruleset: str,
+    seats: int,
+    options: Mapping[str, Any] | None = None,
+    bots_wanted: Sequence[Mapping[str, Any]] = (),
+    deals: int = 1,
+    target: int | None = None,
+    turn_seconds: int | None = None,
+    layout: Mapping[str, Any] | None = None,
+    on_resign: str = "bot",
+    players: Sequence[User | None] | None = None,
+    auto_start: bool = False,
+) -> Match:
+    """A new match waiting for players.
+
+    The creator takes seat 0 unless ``players`` says who sits where (``None`` for a seat left to a
+    bot or to someone who joins later) — as tournaments and challenges seat their tables. With
+    ``auto_start`` the match starts by itself when its last seat is taken.
+    """
+    info = catalog.find_ruleset(ruleset)
+    game = catalog.new_game(ruleset, seats, options, deals=deals, target=target)
+    if players is None:
+        players = [creator, *[None] * (seats - 1)]
+    if len(players) != seats:
+        raise protocol.InvalidOptions(f"{len(players)} players given for {seats} seats")
+    bot_seats = validated_bots(bots_wanted, seated=players, game=info.game)
+    if layout is not None:
+        if not creator.is_staff:
+            raise errors.LayoutForbidden("Only staff may fix a layout.")
+        game.copy().deal(secrets.token_bytes(32), layout)  # raises InvalidLayout
+    if on_resign not in RESIGN_POLICIES:
+        raise protocol.InvalidOptions(f"on_resign must be one of {', '.join(RESIGN_POLICIES)}")
+
+    with transaction.atomic():
+        for user in {p.pk: p for p in players if p is not None}.values():
+            player_profile(user=user)
+        match = Match.objects.create(
+            ruleset=ruleset,
+            game=info.game,
+            options={**(options or {})},
+            seat_count=seats,
+            deals=deals,
+            target=target,
+            turn_seconds=turn_seconds,
+            created_by=creator,
+            state=game.to_dict(),
+            layout=layout,
+            on_resign=on_resign,
+            auto_start=auto_start,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                match=match,
+                index=index,
+                player=players[index],
+                bot_strategy=bot_seats.get(index, ""),
+            )
+            for index in range(seats)
+        )
+    return match
+
+
+def validated_bots(
+    wanted: Sequence[Mapping[str, Any]], *, seated: Sequence[User | None], game: str
+) -> dict[int, str]:
+    chosen: dict[int, str] = {}
+    for bot in wanted:
+        seat, strategy = bot.get("seat"), bot.get("strategy")
+        if not isinstance(seat, int) or not 0 <= seat < len(seated) or seated[seat] is not None:
+            free = [index for index, user in enumerate(seated) if user is None]
+            raise errors.InvalidBots(f"a bot's seat must be a free seat: one of {free}")
+        if seat in chosen:
+            raise errors.InvalidBots(f"seat {seat} is given two bots")
+        name = bots.strategy_named(game, strategy)
+        if name is None:
+            known = ", ".join(bots.strategies_for(game))
+            raise errors.InvalidBots(f"unknown bot strategy {strategy!r}; known: {known}")
+        chosen[seat] = name
+    return chosen
+
+
+def match_join(*, match_id: int, user: User, seat: int | None = None) -> MatchInPlay:
+    """Take a free seat (the first, or the one asked for) of a match that has not started. The
+    players already seated hear of it; a match made to ``auto_start`` starts when it is full."""
+    player_profile(user=user)
+
+    def join() -> MatchInPlay:
+        play = match_in_play(match_id=match_id)
+        if play.match.status != Match.Status.WAITING:
+            raise errors.MatchStarted("The match has already started.")
+        if any(s.player_id == user.pk for s in play.seats):
+            raise errors.AlreadySeated("You already have a seat in this match.")
+        free = _free_seats(play)
+        if not free:
+            raise errors.MatchFull("Every seat of this match is taken.")
+        chosen = free[0]
+        if seat is not None:
+            asked = next((s for s in free if s.index == seat), None)
+            if asked is None:
+                if not 0 <= seat < play.match.seat_count:
+                    raise protocol.InvalidAction(
+                        f"seat must be between 0 and {play.match.seat_count - 1}"
+                    )
+                raise errors.SeatTaken(f"Seat {seat} is taken.")
+            chosen = asked
+        change = Change(feed=_seat_news(play, "player_joined", chosen.index, user))
+        chosen.player = user
+        change.seat_changed(chosen, "player")
+        if play.match.auto_start and not _free_seats(play):
+            change.feed += _started(play)
+            advance(play, [], change, transition=Start())
+        else:
+            advance(play, [], change)
+        return play
+
+    return retrying(join)
+
+
+def match_start(*, match_id: int, user: User) -> MatchInPlay:
+    """Deal the first hand. Only the creator or staff may start, once every seat is filled."""
+
+    def start() -> MatchInPlay:
+        play = match_in_play(match_id=match_id)
+        if play.match.created_by_id != user.pk and not user.is_staff:
+            raise errors.NotMatchCreator("Only the match's creator (or staff) may start it.")
+        if play.match.status != Match.Status.WAITING:
+            raise errors.MatchStarted("The match has already started.")
+        empty = [s.index for s in _free_seats(play)]
+        if empty:
+            raise errors.SeatsEmpty(f"Seats {empty} are still empty.")
+        advance(play, [], Change(feed=_started(play)), transition=Start())
+        return play
+
+    return retrying(start)
+
+
+def _started(play: MatchInPlay) -> list[FeedEntry]:
+    """``match_started`` for every player seated at a match that starts."""
+    return [
+        FeedEntry(s.player_id, "match_started", play.match.pk, {"seat": s.index})
+        for s in play.seats
+        if s.player_id is not None
+    ]
+
+
+def _free_seats(play: MatchInPlay) -> list[Seat]:
+    return [s for s in play.seats if s.player_id is None and not s.is_bot]
+
+
+def _seat_news(play: MatchInPlay, news: str, seat: int, user: User) -> list[FeedEntry]:
+    """``player_joined`` / ``player_left`` for every other player seated at a waiting match."""
+    data = {"seat": seat, "player": user.get_username()}
+    return [
+        FeedEntry(s.player_id, news, play.match.pk, data)
+        for s in play.seats
+        if s.player_id is not None and s.player_id != user.pk
+    ]
+
+
+def move_apply(
+    *,
+    match_id: int,
+    user: User,
+    action: Mapping[str, Any],
+    expected_version: int | None = None,
+) -> MoveResult:
+    """Apply one action of the user's seat. A refused action raises and writes nothing."""
+
+    def move() -> MoveResult:
+        play = match_in_play(match_id=match_id)
+        seat = _own_seat(play.seats, user)
+        if play.match.status != Match.Status.ACTIVE:
+            raise errors.MatchNotActive(f"The match is {play.match.status}.")
+        if expected_version is not None and expected_version != play.read_version:
+            raise errors.StaleVersion(
+                f"expected_version is {expected_version} but the match is at version "
+                f"{play.read_version}."
+            )
+        if play.game.to_move != seat.index:
+            raise errors.NotYourTurn(f"It is seat {play.game.to_move}'s turn, not yours.")
+        records = advance(play, play.game.apply(action))
+        return MoveResult(play=play, seat=seat.index, events=records)
+
+    return retrying(move)
+
+
+def bot_turns_play(*, match_id: int, limit: int | None = None) -> tuple[int, bool]:
+    """Play the bot seats to move, one move per short transaction, up to ``limit`` moves.
+
+    A bot chooses from an unlocked read and its move is written only if the match has not changed
+    meanwhile; if it has, the match is read again and the bot to move (if any) chooses again, as
+    every operation is retried (:func:`~games.services.pipeline.retrying`). So a task delivered
+    twice, late or for a match someone else moved on does no harm. Returns the moves played and
+    whether a bot may still be to move (the caller hands that on): after ``limit`` moves, or when
+    the match kept changing under the bot (``match_busy``).
+    """
+    left: list[MatchInPlay] = []  # the match as the last move left it: no need to read it again
+
+    def move() -> bool:
+        play = left.pop() if left else match_in_play(match_id=match_id)
+        seat = play.seat_to_move
+        if seat is None or not seat.is_bot:
+            return False
+        match = play.match
+        action = bots.choose_action(
+            seat.bot_strategy,
+            game=match.game,
+            view=play.game.view(seat.index),
+            facts=bots.MatchFacts(match.ruleset, match.seat_count, seat.index, match.options),
+            seed=f"{match.pk}:{match.version}",
+        )
+        advance(play, play.game.apply(action), wake_bots=False)
+        left.append(play)
+        return True
+
+    played = 0
+    while limit is None or played < limit:
+        try:
+            if not retrying(move):
+                return played, False
+        except errors.MatchBusy:
+            return played, True
+        played += 1
+    return played, left[-1].match.bot_to_move
+
+
+def turn_timeout_apply(*, match_id: int) -> bool:
+    """The turn clock ran out: play the default action for the seat to move and count a strike.
+
+    After ``STRIKES_BEFORE_TAKEOVER`` strikes in a match a bot takes the seat for the rest of it.
+    Returns False (writing nothing) unless the match's clock has really run out now — so duplicate
+    and late deliveries are harmless.
+    """
+
+    def timeout() -> bool:
+        play = match_in_play(match_id=match_id)
+        match, game = play.match, play.game
+        deadline = match.turn_deadline
+        mover = play.seat_to_move
+        if mover is None or deadline is None or timezone.now() < deadline:
+            return False
+        seat = mover
+        seat.strikes += 1
+        change = Change()
+        change.seat_changed(seat, "strikes")
+        events = [protocol.Event("timeout", seat.index, {"strikes": seat.strikes})]
+        for _, defaults in turn_defaults(game):
+            events += defaults
+        if seat.strikes >= STRIKES_BEFORE_TAKEOVER and not seat.is_bot:
+            seat.bot_strategy = REPLACEMENT_BOT
+            change.seat_changed(seat, "bot_strategy")
+            events.append(protocol.Event("bot_takeover", seat.index, {"strategy": REPLACEMENT_BOT}))
+        advance(play, events, change)
+        return True
+
+    return retrying(timeout)
+
+
+def match_resign(*, match_id: int, user: User) -> MatchInPlay:
+    """The user leaves: before the start the seat is freed; after it a bot takes the seat, or
+    (``on_resign = forfeit``, or nobody left to play) the match is abandoned."""
+
+    def resign() -> MatchInPlay:
+        play = match_in_play(match_id=match_id)
+        match = play.match
+        seat = _own_seat(play.seats, user)
+        change = Change()
+        if match.status == Match.Status.WAITING:
+            change.feed += _seat_news(play, "player_left", seat.index, user)
+            seat.player = None
+            change.seat_changed(seat, "player")
+            advance(play, [], change)
+            return play
+        if match.status != Match.Status.ACTIVE:
+            raise errors.MatchNotActive(f"The match is {match.status}.")
+        seat.resigned = True
+        change.seat_changed(seat, "resigned")
+        if match.on_resign == "bot":
+            seat.bot_strategy = REPLACEMENT_BOT
+            change.seat_changed(seat, "bot_strategy")
+        events = [protocol.Event("resign", seat.index, {"replaced_by": seat.bot_strategy or None})]
+        ending = None
+        if match.on_resign == "forfeit" or all(s.resigned or s.is_bot for s in play.seats):
+            resigned = [s.index for s in play.seats if s.resigned]
+            ending = Abandon({"abandoned": True, "resigned": resigned})
+        advance(play, events, change, transition=ending)
+        return play
+
+    return retrying(resign)
+
+
+def stalled_matches(*, quiet_for: timedelta) -> list[tuple[str, int, int]]:
+    """(what is due, match id, version) of every active match whose next step is background work
+    that shows no progress: a bot to move for ``quiet_for``, or a turn clock that has run out.
+    Finding them again is what makes a lost task (a dead worker, a broker that was down, a publish
+    that failed) harmless."""
+    now = timezone.now()
+    active = Match.objects.filter(status=Match.Status.ACTIVE)
+    bots_due = active.filter(bot_to_move=True, updated_at__lte=now - quiet_for)
+    clocks_due = active.filter(turn_deadline__lte=now)
+    return [
+        *(("bot_to_move", pk, v) for pk, v in bots_due.values_list("pk", "version")),
+        *(("clock_overdue", pk, v) for pk, v in clocks_due.values_list("pk", "version")),
+    ]
+
+
+def _own_seat(seats: Sequence[Seat], user: User) -> Seat:
+    seat = next((s for s in seats if s.player_id == user.pk and not s.resigned), None)
+    if seat is None:
+        raise errors.NotSeated("You have no seat in this match.")
+    return seat
+
+
+def match_abandon(*, match_id: int, reason: str) -> MatchInPlay:
+    """Staff end an active match that will not be played out (a tournament table whose result the
+    desk adjudicates): abandoned with a ``match_end`` event saying why, and its players told
+    through the one pipeline (their feeds get ``match_end``, as when everyone resigns)."""
+
+    def abandon() -> MatchInPlay:
+        play = match_in_play(match_id=match_id)
+        match = play.match
+        if match.status != Match.Status.ACTIVE:
+            raise errors.MatchNotActive(f"The match is {match.status}.")
+        advance(play, [], transition=Abandon({"abandoned": True, "reason": reason}))
+        return play
+
+    return retrying(abandon)

@@ -1,0 +1,80 @@
+"""Players: registration, API tokens, game profiles and their own feeds."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from rest_framework.authtoken.models import Token
+
+from games import errors
+from games.models import Match, Player
+from games.recording import FeedEntry, feed_append
+
+
+def player_register(*, username: str, password: str) -> tuple[User, str]:
+    """Create a user with a game profile and an API token; returns the user and the token key.
+
+    The username is stored in NFKC form and compared case-folded, so look-alikes made of
+    full-width letters or of another case are the same name (and refused as taken).
+    """
+    if not settings.REGISTRATION_OPEN:
+        raise errors.RegistrationClosed("Registration is closed on this server.")
+    username = unicodedata.normalize("NFKC", username)
+    key = name_key(username)
+    user_model = get_user_model()
+    taken = errors.UsernameTaken(f"The username {username!r} is taken.")
+    if (
+        Player.objects.filter(name_key=key).exists()
+        or user_model.objects.filter(username__iexact=username).exists()
+    ):
+        raise taken
+    try:
+        with transaction.atomic():
+            user = user_model.objects.create_user(username=username, password=password)
+            Player.objects.create(user=user, name_key=key)
+            token = Token.objects.create(user=user)
+    except IntegrityError:
+        raise taken from None
+    return user, token.key
+
+
+def name_key(username: str) -> str:
+    """A username as compared for uniqueness: NFKC, case-folded, NFKC again."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
+
+
+def token_obtain(*, username: str, password: str, rotate: bool = False) -> str:
+    """The API token of the user with these credentials; with ``rotate``, a new one that replaces
+    (and so revokes) the old one."""
+    user = authenticate(username=username, password=password)
+    if user is None:
+        raise errors.InvalidCredentials("The username or password is wrong.")
+    with transaction.atomic():
+        if rotate:
+            Token.objects.filter(user=user).delete()
+        token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+def tokens_revoke(*, user: User) -> None:
+    """Revoke the user's API tokens (their password changed: the old credentials are void)."""
+    Token.objects.filter(user=user).delete()
+
+
+def player_profile(*, user: User) -> Player:
+    """The user's game profile, created on first use (for users made in the admin)."""
+    player, _ = Player.objects.get_or_create(user=user)
+    player.user = user  # the caller's own object: else reading it back would cost a query
+    return player
+
+
+def player_notify(
+    *, user_id: int, event_type: str, match: Match | None, data: dict[str, Any]
+) -> None:
+    """Append one entry to a player's own feed (``round_seated``, …)."""
+    feed_append([FeedEntry(user_id, event_type, match.pk if match else None, data)])
