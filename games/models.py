@@ -131,13 +131,27 @@ class Seat(models.Model):
 
 class Challenge(models.Model):
     """An invitation to a match with the settings of one: it becomes the match, started, when
-    every invitee accepts, and ends when one declines or the challenger cancels."""
+    every invitee accepts, and ends when one declines, the challenger cancels or it expires."""
 
     class Status(models.TextChoices):
         PENDING = "pending"
         ACCEPTED = "accepted"
         DECLINED = "declined"
         CANCELLED = "cancelled"
+        EXPIRED = "expired"
+
+    class Reason(models.TextChoices):
+        """Why an invitee declined (the contract's list)."""
+
+        GENERIC = "generic"
+        LATER = "later"
+        RULESET = "ruleset"
+        SEATS = "seats"
+        CLOCK = "clock"
+        RATED = "rated"
+        CASUAL = "casual"
+        NO_BOTS = "no_bots"
+        ONLY_BOTS = "only_bots"
 
     challenger = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
@@ -154,11 +168,22 @@ class Challenge(models.Model):
         Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A pending challenge expires then (the sweep ends it: status expired).
+    expires_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
+    # Why it was declined ("" unless it was).
+    reason = models.CharField(max_length=10, choices=Reason.choices, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["status", "created_at"])]
+        indexes = [
+            models.Index(fields=["status", "created_at"]),
+            models.Index(
+                fields=["expires_at"],
+                condition=models.Q(status="pending"),
+                name="challenge_pending_expiry",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Challenge {self.pk} ({self.ruleset}, {self.status})"

@@ -255,8 +255,10 @@ def challenge_summary(*, challenge: Challenge) -> dict[str, Any]:
             for i in challenge.invitations.all()
         ],
         "status": challenge.status,
+        "reason": challenge.reason or None,
         "match": challenge.match_id,
         "created_at": challenge.created_at.isoformat(),
+        "expires_at": challenge.expires_at.isoformat(),
         "ruleset": challenge.ruleset,
         "seats": challenge.seat_count,
         "options": challenge.options,

@@ -58,3 +58,11 @@ def sweep_stalled_matches() -> int:
         republish_stalled(due[kind], match_id, stalled_as=f"{kind}:{match_id}:{version}")
         for kind, match_id, version in services.stalled_matches(quiet_for=quiet)
     )
+
+
+@shared_task
+def expire_challenges() -> int:
+    """End the pending challenges whose time is up (``challenge_expired`` to everyone in them).
+    Run every few seconds by ``celery beat`` (or in-process without a broker); a run that was
+    missed is made up by the next. Returns how many expired."""
+    return services.challenges_expire()

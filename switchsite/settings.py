@@ -207,6 +207,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "tournaments.tasks.sweep_unscored_tables",
         "schedule": SWEEP_INTERVAL_SECONDS,
     },
+    "expire-challenges": {
+        "task": "games.tasks.expire_challenges",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+    },
 }
 
 # The cache holds rate-limit counters and the sweep's "published recently" marks, so it must be

@@ -10,9 +10,10 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from games.api import typed
-from games.models import Match
+from games.models import Challenge, Match
 from games.rules import protocol
 from games.services import RESIGN_POLICIES
+from games.services.challenges import EXPIRES_IN_DEFAULT, EXPIRES_IN_RANGE
 from switchsite.api.schema import page_of
 
 MAX_LONG_POLL_SECONDS = 30
@@ -228,6 +229,22 @@ class ChallengeCreateSerializer(MatchSettingsSerializer):
         min_length=1,
         help_text="Usernames of the invitees; they take seats 1, 2, … in this order.",
     )
+    expires_in = serializers.IntegerField(
+        min_value=EXPIRES_IN_RANGE[0],
+        max_value=EXPIRES_IN_RANGE[1],
+        required=False,
+        default=EXPIRES_IN_DEFAULT,
+        help_text="Seconds the invitees have to answer before the challenge expires.",
+    )
+
+
+class DeclineSerializer(serializers.Serializer):
+    reason = serializers.ChoiceField(
+        choices=Challenge.Reason.values,
+        required=False,
+        default=Challenge.Reason.GENERIC,
+        help_text="Why you decline.",
+    )
 
 
 class InvitationSerializer(serializers.Serializer):
@@ -239,11 +256,17 @@ class ChallengeSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     # "from" is a Python keyword: declared below.
     to = InvitationSerializer(many=True)
-    status = serializers.ChoiceField(choices=["pending", "accepted", "declined", "cancelled"])
+    status = serializers.ChoiceField(choices=Challenge.Status.values)
+    reason = serializers.ChoiceField(
+        choices=Challenge.Reason.values, allow_null=True, help_text="Why it was declined."
+    )
     match = serializers.IntegerField(
         allow_null=True, help_text="The match, once every invitee accepted."
     )
     created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(
+        help_text="When it expires unless everyone has answered."
+    )
     ruleset = serializers.CharField()
     seats = serializers.IntegerField()
     options = serializers.DictField()
@@ -257,9 +280,7 @@ ChallengeSerializer._declared_fields["from"] = serializers.CharField(help_text="
 
 
 class ChallengeListQuerySerializer(serializers.Serializer):
-    status = serializers.ChoiceField(
-        choices=["pending", "accepted", "declined", "cancelled"], required=False
-    )
+    status = serializers.ChoiceField(choices=Challenge.Status.values, required=False)
 
 
 ChallengePageSerializer = page_of(ChallengeSerializer, "ChallengePageSerializer")

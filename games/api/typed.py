@@ -14,7 +14,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from games.models import Match
+from games.models import Challenge, Match
 
 # --- helpers -----------------------------------------------------------------------------------
 
@@ -559,12 +559,20 @@ FEED_DATA: dict[str, tuple[str, dict[str, serializers.Field]]] = {
         },
     ),
     "challenge_declined": (
-        "A challenge you are part of was declined.",
-        {"challenge": serializers.IntegerField(), "player": serializers.CharField()},
+        "A challenge you are part of was declined, and why.",
+        {
+            "challenge": serializers.IntegerField(),
+            "player": serializers.CharField(),
+            "reason": serializers.ChoiceField(choices=Challenge.Reason.values),
+        },
     ),
     "challenge_cancelled": (
         "A challenge you were invited to was cancelled.",
         {"challenge": serializers.IntegerField(), "player": serializers.CharField()},
+    ),
+    "challenge_expired": (
+        "A challenge you are part of expired before everyone had answered.",
+        {"challenge": serializers.IntegerField()},
     ),
     "round_seated": (
         "A tournament round seated you (`match`: null when played with real cards).",

@@ -410,9 +410,12 @@ class ChallengeListView(APIView):
     @idempotent
     def post(self, request: AuthenticatedRequest) -> Response:
         data = parsed(s.ChallengeCreateSerializer, request.data)
-        invitees = data.pop("to")
+        invitees, expires_in = data.pop("to"), data.pop("expires_in")
         challenge = services.challenge_create(
-            challenger=request.user, invitees=invitees, settings=services.MatchSettings(**data)
+            challenger=request.user,
+            invitees=invitees,
+            settings=services.MatchSettings(**data),
+            expires_in=expires_in,
         )
         return Response(challenge_answer(challenge.pk, request), status=201)
 
@@ -425,32 +428,43 @@ class ChallengeDetailView(APIView):
         return Response(challenge_answer(challenge_id, request))
 
 
-def _challenge_action(summary: str, act: Any) -> type[APIView]:
-    """A POST endpoint doing ``act`` to a challenge and answering the challenge as it is then."""
+class ChallengeAcceptView(APIView):
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.ChallengeSerializer, **problems(401, 403, 404, 409)},
+        summary="Accept (an invitee); the last acceptance starts the match",
+    )
+    @idempotent
+    def post(self, request: AuthenticatedRequest, challenge_id: int) -> Response:
+        services.challenge_accept(challenge_id=challenge_id, user=request.user)
+        return Response(challenge_answer(challenge_id, request))
 
-    class ChallengeActionView(APIView):
-        @extend_schema(
-            request=None,
-            parameters=[IDEMPOTENCY_KEY],
-            responses={200: s.ChallengeSerializer, **problems(401, 403, 404, 409)},
-            summary=summary,
+
+class ChallengeDeclineView(APIView):
+    @extend_schema(
+        request=s.DeclineSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.ChallengeSerializer, **problems(400, 401, 403, 404, 409)},
+        summary="Decline (an invitee), saying why: the challenge ends",
+    )
+    @idempotent
+    def post(self, request: AuthenticatedRequest, challenge_id: int) -> Response:
+        data = parsed(s.DeclineSerializer, request.data)
+        services.challenge_decline(
+            challenge_id=challenge_id, user=request.user, reason=data["reason"]
         )
-        @idempotent
-        def post(self, request: AuthenticatedRequest, challenge_id: int) -> Response:
-            act(challenge_id=challenge_id, user=request.user)
-            return Response(challenge_answer(challenge_id, request))
-
-    return ChallengeActionView
+        return Response(challenge_answer(challenge_id, request))
 
 
-ChallengeAcceptView = _challenge_action(
-    "Accept (an invitee); the last acceptance starts the match",
-    lambda **kw: services.challenge_answer(accept=True, **kw),
-)
-ChallengeDeclineView = _challenge_action(
-    "Decline (an invitee): the challenge ends",
-    lambda **kw: services.challenge_answer(accept=False, **kw),
-)
-ChallengeCancelView = _challenge_action(
-    "Cancel (the challenger): the challenge ends", services.challenge_cancel
-)
+class ChallengeCancelView(APIView):
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.ChallengeSerializer, **problems(401, 403, 404, 409)},
+        summary="Cancel (the challenger): the challenge ends",
+    )
+    @idempotent
+    def post(self, request: AuthenticatedRequest, challenge_id: int) -> Response:
+        services.challenge_cancel(challenge_id=challenge_id, user=request.user)
+        return Response(challenge_answer(challenge_id, request))

@@ -13,9 +13,11 @@ The public functions are re-exported here: callers write ``services.match_create
 
 from games.services.challenges import (
     MatchSettings,
-    challenge_answer,
+    challenge_accept,
     challenge_cancel,
     challenge_create,
+    challenge_decline,
+    challenges_expire,
 )
 from games.services.matches import (
     REPLACEMENT_BOT,
@@ -48,9 +50,11 @@ __all__ = [
     "MatchSettings",
     "MoveResult",
     "bot_turns_play",
-    "challenge_answer",
+    "challenge_accept",
     "challenge_cancel",
     "challenge_create",
+    "challenge_decline",
+    "challenges_expire",
     "match_abandon",
     "match_create",
     "match_join",

@@ -1,9 +1,11 @@
-"""Challenges: an invitation to a match that becomes the match, started, when every invitee accepts."""
+"""Challenges: an invitation to a match that becomes the match, started, when every invitee
+accepts — and ends when one declines (saying why), the challenger cancels, or it expires."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -18,6 +20,12 @@ from games.recording import FeedEntry, feed_append
 from games.rules import catalog
 from games.services.matches import match_create, match_start, validated_bots
 from games.services.players import player_profile
+
+# How long a challenge waits for its answers unless the challenger says otherwise (seconds).
+EXPIRES_IN_DEFAULT = 24 * 3600
+EXPIRES_IN_RANGE = (60, 7 * 24 * 3600)
+# At most this many challenges expire in one sweep (the next sweep takes the rest).
+EXPIRY_BATCH = 500
 
 
 @dataclass(frozen=True)
@@ -34,12 +42,25 @@ class MatchSettings:
 
 
 def challenge_create(
-    *, challenger: User, invitees: Sequence[str], settings: MatchSettings
+    *,
+    challenger: User,
+    invitees: Sequence[str],
+    settings: MatchSettings,
+    expires_in: int = EXPIRES_IN_DEFAULT,
 ) -> Challenge:
     """Invite players by username to a match: the challenger will sit at seat 0, the invitees at
-    seats 1, 2, … in the order given, bots at the seats ``bots`` names — exactly the rest."""
+    seats 1, 2, … in the order given, bots at the seats ``bots`` names — exactly the rest. Unless
+    everyone has answered within ``expires_in`` seconds, the challenge expires."""
+    low, high = EXPIRES_IN_RANGE
+    if not low <= expires_in <= high:
+        raise errors.InvalidChallenge(f"expires_in must be between {low} and {high} seconds.")
     users = _invitees(challenger, invitees)
     humans = 1 + len(users)
+    if humans + len(settings.bots) != settings.seats:
+        raise errors.InvalidChallenge(
+            f"The seats do not add up: you, {len(users)} invited and {len(settings.bots)} bots "
+            f"make {humans + len(settings.bots)}, not {settings.seats}."
+        )
     bot_seats = sorted(bot["seat"] for bot in settings.bots)
     if bot_seats != list(range(humans, settings.seats)):
         raise errors.InvalidChallenge(
@@ -66,6 +87,7 @@ def challenge_create(
             deals=settings.deals,
             target=settings.target,
             turn_seconds=settings.turn_seconds,
+            expires_at=timezone.now() + timedelta(seconds=expires_in),
         )
         Invitation.objects.bulk_create(
             Invitation(challenge=challenge, player=user, seat=seat)
@@ -97,25 +119,45 @@ def _invitees(challenger: User, usernames: Sequence[str]) -> list[User]:
     return users
 
 
-def challenge_answer(*, challenge_id: int, user: User, accept: bool) -> Challenge:
-    """An invitee accepts or declines. The last acceptance creates and starts the match (every
-    player hears ``match_started``); a decline ends the challenge and tells the others."""
+def challenge_accept(*, challenge_id: int, user: User) -> Challenge:
+    """An invitee accepts. The last acceptance creates and starts the match (every player hears
+    ``match_started``)."""
     with transaction.atomic():
         challenge = _pending_challenge(challenge_id, user)
-        invitation = next((i for i in challenge.invitations.all() if i.player_id == user.pk), None)
-        if invitation is None:
-            raise errors.NotInvited("Only an invitee can accept or decline; you may cancel it.")
-        invitation.answer = Invitation.Answer.ACCEPTED if accept else Invitation.Answer.DECLINED
-        invitation.answered_at = timezone.now()
-        invitation.save(update_fields=["answer", "answered_at"])
-        if not accept:
-            _challenge_end(challenge, Challenge.Status.DECLINED, user, "challenge_declined")
-        elif all(i.answer == Invitation.Answer.ACCEPTED for i in challenge.invitations.all()):
+        _answer(challenge, user, Invitation.Answer.ACCEPTED)
+        if all(i.answer == Invitation.Answer.ACCEPTED for i in challenge.invitations.all()):
             challenge.match = _challenge_match(challenge)
             challenge.status = Challenge.Status.ACCEPTED
             challenge.ended_at = timezone.now()
             challenge.save(update_fields=["match", "status", "ended_at"])
     return challenge
+
+
+def challenge_decline(
+    *, challenge_id: int, user: User, reason: str = Challenge.Reason.GENERIC
+) -> Challenge:
+    """An invitee declines, saying why (``reason``): the challenge ends, and the others hear
+    ``challenge_declined`` with the reason."""
+    if reason not in Challenge.Reason.values:
+        raise errors.InvalidChallenge(
+            f"reason must be one of {', '.join(Challenge.Reason.values)}."
+        )
+    with transaction.atomic():
+        challenge = _pending_challenge(challenge_id, user)
+        _answer(challenge, user, Invitation.Answer.DECLINED)
+        challenge.reason = reason
+        challenge.save(update_fields=["reason"])
+        _challenge_end(challenge, Challenge.Status.DECLINED, user, "challenge_declined")
+    return challenge
+
+
+def _answer(challenge: Challenge, user: User, answer: str) -> None:
+    invitation = next((i for i in challenge.invitations.all() if i.player_id == user.pk), None)
+    if invitation is None:
+        raise errors.NotInvited("Only an invitee can accept or decline; you may cancel it.")
+    invitation.answer = answer
+    invitation.answered_at = timezone.now()
+    invitation.save(update_fields=["answer", "answered_at"])
 
 
 def challenge_cancel(*, challenge_id: int, user: User) -> Challenge:
@@ -138,6 +180,8 @@ def _pending_challenge(challenge_id: int, user: User) -> Challenge:
         raise errors.ChallengeNotFound(f"You have no challenge {challenge_id}.")
     if challenge.status != Challenge.Status.PENDING:
         raise errors.ChallengeNotPending(f"The challenge is {challenge.status}.")
+    if challenge.expires_at <= timezone.now():  # the sweep has not ended it yet
+        raise errors.ChallengeNotPending("The challenge has expired.")
     return challenge
 
 
@@ -147,8 +191,41 @@ def _challenge_end(challenge: Challenge, status: str, by: User, news: str) -> No
     challenge.save(update_fields=["status", "ended_at"])
     others = {challenge.challenger_id, *(i.player_id for i in challenge.invitations.all())}
     others.discard(by.pk)
-    data = {"challenge": challenge.pk, "player": by.get_username()}
+    data: dict[str, Any] = {"challenge": challenge.pk, "player": by.get_username()}
+    if challenge.reason:
+        data["reason"] = challenge.reason
     feed_append([FeedEntry(user_id, news, None, data) for user_id in sorted(others)])
+
+
+def challenges_expire() -> int:
+    """End every pending challenge whose time is up: ``expired``, and everyone in it — the
+    challenger and every invitee — hears ``challenge_expired``. Run by the periodic sweep; a
+    challenge being answered meanwhile is left to the next sweep (it is locked, not waited for).
+    Returns how many expired."""
+    now = timezone.now()
+    with transaction.atomic():
+        due = list(
+            Challenge.objects.select_for_update(skip_locked=True)
+            .filter(status=Challenge.Status.PENDING, expires_at__lte=now)
+            .prefetch_related("invitations")
+            .order_by("expires_at")[:EXPIRY_BATCH]
+        )
+        if not due:
+            return 0
+        Challenge.objects.filter(pk__in=[c.pk for c in due]).update(
+            status=Challenge.Status.EXPIRED, ended_at=now
+        )
+        feed_append(
+            [
+                FeedEntry(user_id, "challenge_expired", None, {"challenge": challenge.pk})
+                for challenge in due
+                for user_id in (
+                    challenge.challenger_id,
+                    *(i.player_id for i in challenge.invitations.all()),
+                )
+            ]
+        )
+    return len(due)
 
 
 def _challenge_match(challenge: Challenge) -> Match:

@@ -3,8 +3,13 @@ and leaving in the feeds, and challenges accepted, declined and cancelled."""
 
 from __future__ import annotations
 
-import pytest
+from datetime import datetime
 
+import pytest
+from django.utils import timezone
+
+from games import tasks
+from games.models import Challenge
 from tests.api.conftest import Client, assert_problem
 
 pytestmark = pytest.mark.django_db
@@ -102,19 +107,30 @@ def test_a_challenge_accepted_by_every_invitee_becomes_a_started_match(alice, bo
         assert [e["data"]["match"] for e in feed(player, "match_started")] == [done["match"]]
 
 
-def test_a_decline_ends_the_challenge_and_tells_the_others(alice, bob, carol):
+def test_a_decline_ends_the_challenge_and_tells_the_others_why(alice, bob, carol):
     sent = challenge(alice, ["bob", "carol"]).json()
 
-    declined = carol.post(f"/api/v1/challenges/{sent['id']}/decline/").json()
+    declined = carol.post(f"/api/v1/challenges/{sent['id']}/decline/", {"reason": "later"}).json()
 
-    assert declined["status"] == "declined"
+    assert (declined["status"], declined["reason"]) == ("declined", "later")
     for player in (alice, bob):
         assert [e["data"] for e in feed(player, "challenge_declined")] == [
-            {"match": None, "challenge": sent["id"], "player": "carol"}
+            {"match": None, "challenge": sent["id"], "player": "carol", "reason": "later"}
         ]
     assert feed(carol, "challenge_declined") == []
     ended = bob.post(f"/api/v1/challenges/{sent['id']}/accept/")
     assert_problem(ended, 409, "challenge_not_pending")
+
+
+def test_a_decline_without_a_reason_is_generic_and_an_unknown_reason_is_refused(alice, bob):
+    sent = challenge(alice, ["bob"]).json()
+    path = f"/api/v1/challenges/{sent['id']}/decline/"
+
+    assert_problem(bob.post(path, {"reason": "bored"}), 400, "invalid")
+    assert bob.get(f"/api/v1/challenges/{sent['id']}/").json()["status"] == "pending"
+    declined = bob.post(path).json()
+
+    assert (declined["status"], declined["reason"]) == ("declined", "generic")
 
 
 def test_the_challenger_cancels(alice, bob):
@@ -155,6 +171,8 @@ def test_the_challenge_list_shows_sent_and_received_and_filters_by_status(alice,
     ("to", "fields", "why"),
     [
         (["bob"], {"seats": 3}, "a seat left over"),
+        (["bob", "carol"], {"seats": 2}, "more players than seats"),
+        (["bob"], {"seats": 2, "bots": [{"seat": 2, "strategy": "random"}]}, "a bot too many"),
         (["bob"], {"seats": 3, "bots": [{"seat": 1, "strategy": "random"}]}, "a bot on bob"),
         (["bob", "bob"], {"seats": 3}, "twice the same"),
         (["nobody"], {}, "an unknown user"),
@@ -162,7 +180,7 @@ def test_the_challenge_list_shows_sent_and_received_and_filters_by_status(alice,
         ([], {"seats": 2, "bots": [{"seat": 1, "strategy": "random"}]}, "nobody invited"),
     ],
 )
-def test_a_challenge_that_does_not_add_up_is_refused(alice, bob, to, fields, why):
+def test_a_challenge_that_does_not_add_up_is_refused(alice, bob, carol, to, fields, why):
     response = challenge(alice, to, **fields)
 
     code = "invalid" if not to else "invalid_challenge"
@@ -171,3 +189,43 @@ def test_a_challenge_that_does_not_add_up_is_refused(alice, bob, to, fields, why
 
 def test_a_challenge_to_an_unknown_ruleset_is_refused_like_a_match(alice, bob):
     assert_problem(challenge(alice, ["bob"], ruleset="chess"), 400, "invalid_ruleset")
+
+
+def test_a_challenge_expires_when_its_time_is_up_and_both_sides_hear_it(alice, bob, carol):
+    sent = challenge(alice, ["bob", "carol"], expires_in=60).json()
+    bob.post(f"/api/v1/challenges/{sent['id']}/accept/")
+    assert lifetime(sent) == pytest.approx(60, abs=1)
+    assert tasks.expire_challenges.apply().get() == 0  # not yet
+
+    Challenge.objects.filter(pk=sent["id"]).update(expires_at=timezone.now())
+    assert_problem(
+        carol.post(f"/api/v1/challenges/{sent['id']}/accept/"), 409, "challenge_not_pending"
+    )
+    assert tasks.expire_challenges.apply().get() == 1
+    assert tasks.expire_challenges.apply().get() == 0  # once
+
+    assert alice.get(f"/api/v1/challenges/{sent['id']}/").json()["status"] == "expired"
+    for player in (alice, bob, carol):
+        assert [e["data"] for e in feed(player, "challenge_expired")] == [
+            {"match": None, "challenge": sent["id"]}
+        ]
+    assert [c["id"] for c in bob.get("/api/v1/challenges/?status=expired").json()["results"]] == [
+        sent["id"]
+    ]
+
+
+@pytest.mark.parametrize("expires_in", [59, 604801])
+def test_a_challenge_expires_within_a_minute_and_a_week(alice, bob, expires_in):
+    assert_problem(challenge(alice, ["bob"], expires_in=expires_in), 400, "invalid")
+
+
+def test_a_challenge_expires_after_a_day_by_default(alice, bob):
+    sent = challenge(alice, ["bob"]).json()
+
+    assert lifetime(sent) == pytest.approx(24 * 3600, abs=1)
+
+
+def lifetime(sent: dict) -> float:
+    """Seconds from a challenge's creation to its expiry."""
+    ends, starts = (datetime.fromisoformat(sent[time]) for time in ("expires_at", "created_at"))
+    return (ends - starts).total_seconds()
