@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 """A complete bot for the Switch game service, in the standard library only.
 
-It signs up (or logs in), then follows its own feed over Server-Sent Events — one connection for
-every match it plays — and answers each ``your_turn`` from the view that comes with it. It accepts
-every challenge it gets, and with ``--join`` takes a seat in an open match first. It stops after
-``--matches`` matches have ended.
+It signs up (or signs in), creates a match against the server's bots — or takes a seat in an open
+match (``--join``), or waits to be challenged (``--challenges``) — then follows its own feed over
+Server-Sent Events, one connection for every match it plays, and answers each ``your_turn`` with
+one move chosen from the view that comes with it. That is the whole loop: every decision the bot
+must take arrives as a ``your_turn``. It accepts every challenge it gets, prints what it does, and
+stops when ``--matches`` matches have ended.
 
-    python examples/bot.py --server http://127.0.0.1:8000 --username robo --password 'a long secret'
-    python examples/bot.py ... --join          # sit down at the newest open match as well
+    python3 examples/bot.py --username robo --password 'a long secret'      # switch, 2 seats
+    python3 examples/bot.py ... --ruleset jacks-twos-eights --seats 4 --bots heuristic
+    python3 examples/bot.py ... --ruleset abbott --seats 4                    # Abbott's Switch
+    python3 examples/bot.py ... --join            # sit down at the newest open match instead
+    python3 examples/bot.py ... --challenges      # wait for challenges and play them
 
-Its play is simple on purpose (docs/api.md, "A bot in ten minutes"): it plays a card (or, in
-Abbott's Switch, takes one) when it can, and otherwise does the first thing it is allowed to.
+Its play is simple on purpose (docs/api.md, "A bot in ten minutes"): it plays a card (in Abbott's
+Switch, takes one) when it can, agrees when asked to end an Abbott hand, and otherwise does the
+first thing it is allowed to.
 """
 
 from __future__ import annotations
@@ -54,9 +60,9 @@ class Api:
             sys.exit(f"cannot sign in: {body.get('detail')}")
         self.token = body["token"]
 
-    def events(self, after: int) -> Iterator[dict[str, Any]]:
+    def feed(self, after: int) -> Iterator[dict[str, Any]]:
         """The bot's feed as Server-Sent Events, from after ``after``, until the server ends the
-        stream (it does every minute or so; the caller reconnects)."""
+        stream (it does every minute or so; the caller reconnects with the last ``seq``)."""
         request = urllib.request.Request(self.base + "/players/me/stream/")
         request.add_header("Authorization", f"Token {self.token}")
         request.add_header("Last-Event-ID", str(after))
@@ -72,48 +78,102 @@ class Api:
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """Any object of ``legal_moves`` can be posted back as it is; prefer getting rid of cards."""
+    """Any object of ``legal_moves`` can be posted back as it is; prefer getting rid of cards
+    (shedding) or taking one (Abbott), and agree when asked to end an Abbott hand."""
     moves = view["legal_moves"]
-    plays = [m for m in moves if m["action"] == "play"]
     if view["game"] == "abbott":
-        plays = [m for m in moves if m["action"] == "move" and view["grid"][m["to"][0]][m["to"][1]]]
+        if {"action": "decline_end"} in moves:  # asked to agree to end the hand: agree
+            return {"action": "propose_end"}
+        takes = [m for m in moves if m["action"] == "move" and view["grid"][m["to"][0]][m["to"][1]]]
+        steps = [m for m in moves if m["action"] in ("move", "pass")]
+        return rng.choice(takes or steps or moves)
+    plays = [m for m in moves if m["action"] == "play"]
     return rng.choice(plays or moves)
 
 
-def answer(api: Api, view: dict[str, Any], rng: random.Random) -> None:
-    move = {**choose(view, rng), "expected_version": view["version"]}
-    status, body = api.request("POST", f"/matches/{view['id']}/moves/", move)
-    if status != 201:  # e.g. stale_version: a newer your_turn is on its way
-        print(f"match {view['id']}: {body.get('code')}: {body.get('detail')}")
+def describe(move: dict[str, Any]) -> str:
+    return " ".join(str(value) for key, value in move.items() if key != "expected_version")
 
 
-def play(api: Api, matches_wanted: int, rng: random.Random) -> None:
-    # Start from the newest event of the feed (numbered 1, 2, 3, … without gaps), after moving in
-    # any match already waiting for us, rather than replaying the feed of earlier runs.
-    _, feed = api.request("GET", "/players/me/events/?limit=1")
-    after, ended = feed["count"], 0
-    _, mine = api.request("GET", "/matches/?status=active&player=me")
-    for match in mine["results"]:
-        _, view = api.request("GET", f"/matches/{match['id']}/")
-        if view["legal_moves"]:
-            answer(api, view, rng)
-    while ended < matches_wanted:
-        try:
-            for event in api.events(after):
-                after = event["seq"]
-                kind, data = event["type"], event["data"]
-                if kind == "challenge":
-                    api.request("POST", f"/challenges/{data['challenge']}/accept/")
-                elif kind == "your_turn":
-                    answer(api, data["view"], rng)
-                elif kind == "match_end":
-                    ended += 1
-                    print(f"match {data['match']} ended: {data.get('result') or data}")
-                    if ended >= matches_wanted:
-                        return
-        except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
-            print(f"stream interrupted ({error}); reconnecting")
-            time.sleep(1)
+class Bot:
+    def __init__(self, api: Api, username: str, rng: random.Random) -> None:
+        self.api = api
+        self.username = username
+        self.rng = rng
+
+    def answer(self, view: dict[str, Any]) -> None:
+        """One move for a ``your_turn``, posted with the version it was chosen at."""
+        move = {**choose(view, self.rng), "expected_version": view["version"]}
+        status, body = self.api.request("POST", f"/matches/{view['id']}/moves/", move)
+        if status == 201:
+            print(f"match {view['id']} v{view['version']}: {describe(move)}")
+        else:  # stale_version: the match moved on, and a newer your_turn is on its way
+            print(
+                f"match {view['id']} v{view['version']}: {body.get('code')}: {body.get('detail')}"
+            )
+
+    def create(self, ruleset: str, seats: int, strategy: str, target: int | None) -> int:
+        bots = [{"seat": seat, "strategy": strategy} for seat in range(1, seats)]
+        settings = {"ruleset": ruleset, "seats": seats, "bots": bots, "target": target}
+        status, match = self.api.request("POST", "/matches/", settings)
+        if status != 201:
+            sys.exit(f"cannot create the match: {match.get('code')}: {match.get('detail')}")
+        print(
+            f"created match {match['id']}: {ruleset}, you at seat 0, {strategy} bots at 1–{seats - 1}"
+        )
+        status, body = self.api.request("POST", f"/matches/{match['id']}/start/")
+        if status != 200:
+            sys.exit(f"cannot start match {match['id']}: {body.get('code')}: {body.get('detail')}")
+        return int(match["id"])
+
+    def join(self) -> int:
+        _, lobby = self.api.request("GET", "/matches/?open=true")
+        if not lobby["results"]:
+            sys.exit("no open match to join")
+        match_id = int(lobby["results"][0]["id"])
+        status, body = self.api.request("POST", f"/matches/{match_id}/join/")
+        print(f"joined match {match_id}: {status} {body.get('detail', '')}")
+        return match_id
+
+    def accept(self, challenge_id: int, challenger: str, ruleset: str) -> None:
+        print(f"challenged by {challenger} to {ruleset}: accepting")
+        self.api.request("POST", f"/challenges/{challenge_id}/accept/")
+
+    def catch_up(self) -> None:
+        """Answer what was waiting for this bot before it started following its feed (say, from
+        before a restart): challenges not yet answered, and matches where it is to move."""
+        _, pending = self.api.request("GET", "/challenges/?status=pending")
+        for challenge in pending["results"]:
+            mine = [i for i in challenge["to"] if i["player"] == self.username]
+            if mine and mine[0]["answer"] is None:
+                self.accept(challenge["id"], challenge["from"], challenge["ruleset"])
+        _, playing = self.api.request("GET", "/matches/?status=active&player=me")
+        for match in playing["results"]:
+            _, view = self.api.request("GET", f"/matches/{match['id']}/")
+            if view["legal_moves"]:
+                self.answer(view)
+
+    def play(self, after: int, matches_wanted: int) -> None:
+        """Follow the feed from after ``after`` until ``matches_wanted`` matches have ended."""
+        ended = 0
+        while True:
+            try:
+                for event in self.api.feed(after):
+                    after = event["seq"]
+                    kind, data = event["type"], event["data"]
+                    if kind == "your_turn":
+                        self.answer(data["view"])
+                    elif kind == "challenge":
+                        self.accept(data["challenge"], data["from"], data["ruleset"])
+                    elif kind == "match_end":
+                        ended += 1
+                        outcome = data.get("result") or data
+                        print(f"match {data['match']} ended: {outcome}")
+                        if ended >= matches_wanted:
+                            return
+            except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
+                print(f"stream interrupted ({error}); reconnecting")
+                time.sleep(1)
 
 
 def main() -> None:
@@ -121,21 +181,32 @@ def main() -> None:
     parser.add_argument("--server", default="http://127.0.0.1:8000")
     parser.add_argument("--username", required=True)
     parser.add_argument("--password", required=True)
-    parser.add_argument("--join", action="store_true", help="take a seat in an open match")
+    parser.add_argument("--ruleset", default="switch", help="the match to create (GET /rulesets/)")
+    parser.add_argument("--seats", type=int, default=2, help="seats of the match to create")
+    parser.add_argument("--bots", default="random", help="the server bots' strategy")
+    parser.add_argument("--target", type=int, default=None, help="Abbott: the total to play to")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--join", action="store_true", help="take a seat in an open match")
+    start.add_argument("--challenges", action="store_true", help="wait to be challenged")
     parser.add_argument("--matches", type=int, default=1, help="stop after this many end")
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args()
 
     api = Api(args.server)
     api.sign_in(args.username, args.password)
+    bot = Bot(api, args.username, random.Random(args.seed))
+    # The feed is numbered 1, 2, 3… without gaps: start after its newest entry, before anything
+    # happens, rather than replaying the feed of earlier runs.
+    _, feed = api.request("GET", "/players/me/events/?limit=1")
+    after = feed["count"]
+    bot.catch_up()
     if args.join:
-        _, lobby = api.request("GET", "/matches/?open=true")
-        if not lobby["results"]:
-            sys.exit("no open match to join")
-        match_id = lobby["results"][0]["id"]
-        status, body = api.request("POST", f"/matches/{match_id}/join/")
-        print(f"joined match {match_id}: {status} {body.get('detail', '')}")
-    play(api, args.matches, random.Random(args.seed))
+        bot.join()
+    elif args.challenges:
+        print(f"waiting for challenges to {args.username}")
+    else:
+        bot.create(args.ruleset, args.seats, args.bots, args.target)
+    bot.play(after, args.matches)
 
 
 if __name__ == "__main__":

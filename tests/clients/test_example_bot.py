@@ -1,18 +1,25 @@
-"""``examples/bot.py``, run as a bot author would run it, plays a whole match on a live server: it
-signs up, takes the seat of an open match (which then starts by itself), follows its feed over
-Server-Sent Events, answers every ``your_turn`` and stops when the match has ended."""
+"""``examples/bot.py``, run as a bot author would run it (docs/api.md, "A bot in ten minutes"), plays
+whole matches on a live server: against server bots in every ruleset and in Abbott's Switch, in an
+open match it joins, and in a match it was challenged to. It only ever answers ``your_turn``: a
+match it cannot finish stalls, and the test fails on its timeout."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import time
 import urllib.request
 from typing import Any
 
+import pytest
+
+from games import catalog
 from tests.serving.conftest import PROJECT_ROOT
 
 BOT = PROJECT_ROOT / "examples" / "bot.py"
+TIMEOUT = 240
+PASSWORD = "a long bot secret"
 
 
 def call(base: str, method: str, path: str, body: Any = None, token: str = "") -> Any:
@@ -28,10 +35,53 @@ def call(base: str, method: str, path: str, body: Any = None, token: str = "") -
         return json.load(response)
 
 
-def test_the_example_bot_plays_an_open_match_to_its_end(service_url):
-    host = call(
-        service_url, "POST", "/players/", {"username": "host", "password": "correct-horse-9"}
-    )["token"]
+def register(base: str, username: str) -> str:
+    return str(
+        call(base, "POST", "/players/", {"username": username, "password": PASSWORD})["token"]
+    )
+
+
+def bot(base: str, username: str, *args: str) -> subprocess.Popen[str]:
+    command = [sys.executable, str(BOT), "--server", base, "--username", username]
+    command += ["--password", PASSWORD, "--seed", "1", *args]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def finished(run: subprocess.Popen[str]) -> str:
+    """The bot's output, once it has stopped by itself (after its match ended)."""
+    output, _ = run.communicate(timeout=TIMEOUT)
+    assert run.returncode == 0, output
+    return output
+
+
+def the_match(output: str, verb: str) -> int:
+    line = next(line for line in output.splitlines() if line.startswith(f"{verb} match "))
+    return int(line.split()[2].rstrip(":"))
+
+
+def test_the_example_bot_plays_every_ruleset_against_server_bots_to_the_end(service_url):
+    runs = {
+        ruleset: bot(
+            service_url,
+            f"robo-{ruleset}",
+            *("--ruleset", ruleset, "--seats", str(4 if info.players[1] >= 4 else 2)),
+        )
+        for ruleset, info in catalog.RULESETS.items()
+    }
+    token = register(service_url, "watcher")
+
+    for ruleset, run in runs.items():
+        output = finished(run)
+        match_id = the_match(output, "created")
+        assert f"match {match_id} ended" in output, output
+        view = call(service_url, "GET", f"/matches/{match_id}/", token=token)
+        assert (view["ruleset"], view["status"]) == (ruleset, "finished")
+        assert view["seats"][0]["player"] == f"robo-{ruleset}"
+        assert f"match {match_id} v" in output  # it said what it played
+
+
+def test_the_example_bot_joins_an_open_match_and_plays_it_to_the_end(service_url):
+    host = register(service_url, "host")
     # An open match against the random bot: the host creates it and gives up its seat, which
     # leaves one free seat; the match starts by itself when the example bot takes it.
     match = call(
@@ -48,19 +98,44 @@ def test_the_example_bot_plays_an_open_match_to_its_end(service_url):
     )
     call(service_url, "POST", f"/matches/{match['id']}/resign/", token=host)
 
-    done = subprocess.run(
-        [
-            *(sys.executable, str(BOT), "--server", service_url),
-            *("--username", "robo", "--password", "a long bot secret", "--join", "--seed", "1"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    output = finished(bot(service_url, "joiner", "--join"))
 
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert f"joined match {match['id']}: 200" in done.stdout
-    assert f"match {match['id']} ended" in done.stdout
+    assert f"joined match {match['id']}: 200" in output
+    assert f"match {match['id']} ended" in output
     view = call(service_url, "GET", f"/matches/{match['id']}/", token=host)
     assert view["status"] == "finished"
-    assert view["seats"][0]["player"] == "robo"
+    assert view["seats"][0]["player"] == "joiner"
+
+
+@pytest.mark.parametrize("ruleset", ["jacks-twos-eights", "abbott"])
+def test_the_example_bot_answers_a_challenge_and_plays_it_to_the_end(service_url, ruleset):
+    """The bot waits to be challenged, accepts, and plays; the challenger leaves at once (a bot
+    takes its seat), so the example bot is the only person at the table."""
+    username = f"challenged-{ruleset}"
+    register(service_url, username)
+    run = bot(service_url, username, "--challenges")
+    host = register(service_url, f"challenger-{ruleset}")
+    seats = 4 if ruleset == "abbott" else 2
+    bots = [{"seat": seat, "strategy": "random"} for seat in range(2, seats)]
+    body = {"to": [username], "ruleset": ruleset, "seats": seats, "bots": bots}
+    sent = call(service_url, "POST", "/challenges/", body, token=host)
+    match_id = wait_for_match(service_url, sent["id"], host)
+    call(service_url, "POST", f"/matches/{match_id}/resign/", token=host)
+
+    output = finished(run)
+
+    assert f"challenged by challenger-{ruleset} to {ruleset}: accepting" in output
+    assert f"match {match_id} ended" in output
+    view = call(service_url, "GET", f"/matches/{match_id}/", token=host)
+    assert view["status"] == "finished"
+
+
+def wait_for_match(base: str, challenge_id: int, token: str) -> int:
+    """The match of the challenge, once the bot has accepted it."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        challenge = call(base, "GET", f"/challenges/{challenge_id}/", token=token)
+        if challenge["match"] is not None:
+            return int(challenge["match"])
+        time.sleep(0.1)
+    raise AssertionError(f"challenge {challenge_id} was not accepted within a minute")
