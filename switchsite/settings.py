@@ -293,13 +293,25 @@ SPECTACULAR_SETTINGS = {
     "PARSER_WHITELIST": ["switchsite.api.parsing.JSONParser"],
 }
 
+# One line per request and nothing when nothing happened: at INFO the ASGI server's access log
+# has a line for every request, 4xx included, so Django's own line for a 4xx ("Not Found: …") is
+# left out (5xx keep theirs, with the traceback); the periodic sweeps are logged only when they
+# found something (switchsite.logfilters).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"quiet_sweeps": {"()": "switchsite.logfilters.QuietSweeps"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {
         "handlers": ["console"],
         "level": env.choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")),
+    },
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        **{
+            name: {"filters": ["quiet_sweeps"]}
+            for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace")
+        },
     },
 }
 

@@ -1,0 +1,58 @@
+"""The service's log: one line per 4xx (the server's access line, not Django's as well), and the
+periodic sweeps quiet at INFO unless they found something."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from rest_framework.test import APIClient
+
+from switchsite.logfilters import QuietSweeps
+
+SWEEP = "games.tasks.sweep_stalled_matches"
+RECEIVED = "Task %(name)s[%(id)s] received"
+SUCCEEDED = "Task %(name)s[%(id)s] succeeded in %(runtime)ss: %(return_value)s"
+
+
+def record(
+    logger: str, message: str, *args: object, level: int = logging.INFO
+) -> logging.LogRecord:
+    return logging.getLogger(logger).makeRecord(logger, level, __file__, 1, message, args, None)
+
+
+def task(name: str, **fields: object) -> dict[str, object]:
+    return {"name": name, "id": "4f1c", "runtime": 0.01, "args": "()", "kwargs": "{}", **fields}
+
+
+@pytest.mark.django_db
+def test_a_4xx_gets_no_log_line_from_django_besides_the_servers_access_line(caplog):
+    with caplog.at_level(logging.INFO):
+        assert APIClient().get("/api/v1/nowhere/").status_code == 404
+        assert APIClient().get("/api/v1/rulesets/").status_code == 401
+
+    assert [r for r in caplog.records if r.name == "django.request"] == []
+
+
+def test_a_sweep_that_found_nothing_is_not_logged_at_info():
+    quiet = QuietSweeps()
+
+    assert not quiet.filter(
+        record("celery.beat", "Scheduler: Sending due task %s (%s)", "sweep", SWEEP)
+    )
+    assert not quiet.filter(record("celery.worker.strategy", RECEIVED, task(SWEEP)))
+    assert not quiet.filter(record("celery.app.trace", SUCCEEDED, task(SWEEP, return_value="0")))
+
+
+def test_a_sweep_that_found_something_other_tasks_and_warnings_are_logged():
+    quiet = QuietSweeps()
+
+    assert quiet.filter(record("celery.app.trace", SUCCEEDED, task(SWEEP, return_value="3")))
+    other = "games.tasks.play_bot_turns"
+    assert quiet.filter(record("celery.worker.strategy", RECEIVED, task(other)))
+    assert quiet.filter(record("celery.app.trace", SUCCEEDED, task(other, return_value="0")))
+    assert quiet.filter(record("celery.beat", "Scheduler: Sending due task %s (%s)", "x", other))
+    failed = record(
+        "celery.app.trace", "Task %(name)s[%(id)s] raised", task(SWEEP), level=logging.ERROR
+    )
+    assert quiet.filter(failed)
