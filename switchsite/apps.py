@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.urls import register_converter
 
 
 class SwitchsiteConfig(AppConfig):
@@ -6,3 +7,8 @@ class SwitchsiteConfig(AppConfig):
 
     name = "switchsite"
     verbose_name = "API plumbing"
+
+    def ready(self) -> None:
+        from switchsite.api.converters import IdConverter
+
+        register_converter(IdConverter, "id")

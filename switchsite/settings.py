@@ -241,6 +241,7 @@ REST_FRAMEWORK = {
     "ORJSON_RENDERER_OPTIONS": (JSON_OPTIONS,),
     # Request bodies are JSON only (and the schema says so).
     "DEFAULT_PARSER_CLASSES": ["switchsite.api.parsing.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "switchsite.api.parsing.ContentNegotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "switchsite.problems.problem_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
@@ -291,6 +292,16 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # Request bodies are JSON only (the one parser): the schema lists no form or multipart bodies.
     "PARSER_WHITELIST": ["switchsite.api.parsing.JSONParser"],
+    # Ids in paths (switchsite.api.converters): integers of at most 18 digits.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1},
+    },
+    # What every operation may answer besides its own answers, and bodies without unknown fields
+    # (switchsite.api.schema).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "switchsite.api.schema.every_operations_problems",
+    ],
 }
 
 # One line per request and nothing when nothing happened: at INFO the ASGI server's access log

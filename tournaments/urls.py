@@ -6,5 +6,5 @@ from tournaments import views
 
 urlpatterns = [
     path("", views.public_index, name="tournament-public-index"),
-    path("<int:tournament_id>/", views.public_detail, name="tournament-public"),
+    path("<id:tournament_id>/", views.public_detail, name="tournament-public"),
 ]

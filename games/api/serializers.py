@@ -14,6 +14,7 @@ from games.models import Challenge, Match
 from games.rules import protocol
 from games.services import RESIGN_POLICIES
 from games.services.challenges import EXPIRES_IN_DEFAULT, EXPIRES_IN_RANGE
+from switchsite.api.pagination import PageQuerySerializer
 from switchsite.api.schema import page_of
 
 MAX_LONG_POLL_SECONDS = 30
@@ -196,7 +197,7 @@ MatchPageSerializer = page_of(MatchSummarySerializer, "MatchPageSerializer")
 RulesetPageSerializer = page_of(RulesetSerializer, "RulesetPageSerializer")
 
 
-class MatchListQuerySerializer(serializers.Serializer):
+class MatchListQuerySerializer(PageQuerySerializer):
     status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
     player = serializers.ChoiceField(choices=["me"], required=False)
     open = serializers.BooleanField(
@@ -279,7 +280,7 @@ class ChallengeSerializer(serializers.Serializer):
 ChallengeSerializer._declared_fields["from"] = serializers.CharField(help_text="The challenger.")
 
 
-class ChallengeListQuerySerializer(serializers.Serializer):
+class ChallengeListQuerySerializer(PageQuerySerializer):
     status = serializers.ChoiceField(choices=Challenge.Status.values, required=False)
 
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 from typing import Any
 
-from django.http import Http404, StreamingHttpResponse
+from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.exceptions import NotAcceptable
-from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
@@ -22,9 +19,9 @@ from games.api import typed, waiting
 from games.rules import catalog
 from switchsite.api.asyncviews import AsyncAPIView
 from switchsite.api.idempotency import idempotent
-from switchsite.api.pagination import ListPagination
-from switchsite.api.parsing import parsed
-from switchsite.api.schema import IDEMPOTENCY_KEY, problems
+from switchsite.api.pagination import ListPagination, PageQuerySerializer
+from switchsite.api.parsing import parsed, parsed_query
+from switchsite.api.schema import IDEMPOTENCY_KEY, SSE_EVENT, problems
 from switchsite.asyncdb import run_sync
 from switchsite.encoding import json_bytes
 from switchsite.requests import AuthenticatedRequest
@@ -91,16 +88,15 @@ class PlayerMeView(APIView):
 # --- rulesets ----------------------------------------------------------------------------------
 
 
-class RulesetPagination(PageNumberPagination):
-    page_size = 50
-
-
 class RulesetListView(APIView):
     @extend_schema(
-        responses={200: s.RulesetPageSerializer, **problems(401)}, summary="Every ruleset"
+        parameters=[PageQuerySerializer],
+        responses={200: s.RulesetPageSerializer, **problems(401, 404)},
+        summary="Every ruleset",
     )
     def get(self, request: AuthenticatedRequest) -> Response:
-        paginator = RulesetPagination()
+        parsed_query(PageQuerySerializer, request.query_params)
+        paginator = ListPagination()
         rulesets = [
             {**vars(info), "players": list(info.players), "bots": bots.strategies_for(info.game)}
             for info in catalog.RULESETS.values()
@@ -120,12 +116,12 @@ class RulesetListView(APIView):
 class MatchListView(APIView):
     @extend_schema(
         parameters=[s.MatchListQuerySerializer],
-        responses={200: s.MatchPageSerializer, **problems(400, 401)},
+        responses={200: s.MatchPageSerializer, **problems(400, 401, 404)},
         summary="List matches",
         operation_id="matches_list",
     )
     def get(self, request: AuthenticatedRequest) -> Response:
-        query = parsed(s.MatchListQuerySerializer, request.query_params)
+        query = parsed_query(s.MatchListQuerySerializer, request.query_params)
         matches = selectors.match_list(
             user=request.user,
             status=query.get("status"),
@@ -249,7 +245,7 @@ class MatchEventsView(AsyncAPIView):
         summary="Events after a sequence number (long poll with wait)",
     )
     async def get(self, request: AuthenticatedRequest, match_id: int) -> Response:
-        query = parsed(s.EventsQuerySerializer, request.query_params)
+        query = parsed_query(s.EventsQuerySerializer, request.query_params)
 
         def read() -> waiting.Page:
             results, count, _ = selectors.match_events_now(
@@ -271,7 +267,7 @@ class FeedEventsView(AsyncAPIView):
         summary="Your own feed across all matches (long poll with wait)",
     )
     async def get(self, request: AuthenticatedRequest) -> Response:
-        query = parsed(s.EventsQuerySerializer, request.query_params)
+        query = parsed_query(s.EventsQuerySerializer, request.query_params)
         player = await run_sync(services.player_profile, user=request.user)
 
         def read() -> waiting.Page:
@@ -299,20 +295,6 @@ class EventStreamRenderer(BaseRenderer):
         return json_bytes(data)
 
 
-class EventStreamNegotiation(DefaultContentNegotiation):
-    """A stream is never JSON: ``?format=json`` is refused with 406, as a JSON-only Accept is."""
-
-    def filter_renderers(
-        self, renderers: Iterable[BaseRenderer], format: str
-    ) -> list[BaseRenderer]:
-        try:
-            return super().filter_renderers(renderers, format)
-        except Http404:
-            raise NotAcceptable(
-                f"This endpoint answers only text/event-stream, not {format!r}."
-            ) from None
-
-
 def _resume_point(request: Request) -> int:
     last_id = request.headers.get("Last-Event-ID") or request.query_params.get("after") or "0"
     return int(last_id) if last_id.isdigit() else 0
@@ -326,14 +308,15 @@ def _stream_response(events: AsyncIterator[str]) -> StreamingHttpResponse:
 
 
 class StreamView(AsyncAPIView):
+    """A stream is never JSON: ``?format=json``, as a JSON-only ``Accept``, is refused with 406."""
+
     renderer_classes = [EventStreamRenderer]
-    content_negotiation_class = EventStreamNegotiation
 
 
 class MatchStreamView(StreamView):
     @extend_schema(
         parameters=[LAST_EVENT_ID],
-        responses={(200, "text/event-stream"): str, **problems(401, 404, 406)},
+        responses={(200, "text/event-stream"): SSE_EVENT, **problems(401, 404, 406)},
         summary="The match's events as Server-Sent Events",
     )
     async def get(self, request: AuthenticatedRequest, match_id: int) -> StreamingHttpResponse:
@@ -357,7 +340,7 @@ class MatchStreamView(StreamView):
 class FeedStreamView(StreamView):
     @extend_schema(
         parameters=[LAST_EVENT_ID],
-        responses={(200, "text/event-stream"): str, **problems(401, 406)},
+        responses={(200, "text/event-stream"): SSE_EVENT, **problems(401, 406)},
         summary="Your own feed as Server-Sent Events",
     )
     async def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:
@@ -387,12 +370,12 @@ def challenge_answer(challenge_id: int, request: AuthenticatedRequest) -> dict[s
 class ChallengeListView(APIView):
     @extend_schema(
         parameters=[s.ChallengeListQuerySerializer],
-        responses={200: s.ChallengePageSerializer, **problems(400, 401)},
+        responses={200: s.ChallengePageSerializer, **problems(400, 401, 404)},
         summary="Your challenges, sent and received, newest first",
         operation_id="challenges_list",
     )
     def get(self, request: AuthenticatedRequest) -> Response:
-        query = parsed(s.ChallengeListQuerySerializer, request.query_params)
+        query = parsed_query(s.ChallengeListQuerySerializer, request.query_params)
         paginator = ListPagination()
         challenges = selectors.challenge_list(user=request.user, status=query.get("status"))
         page = paginator.paginate_queryset(challenges, request, view=self)

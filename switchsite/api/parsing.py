@@ -1,18 +1,56 @@
-"""Request parsing shared by every view: JSON bodies only, validated by a serializer or refused."""
+"""Request parsing shared by every view: JSON bodies only, validated by a serializer or refused,
+and content negotiation that refuses what it cannot answer."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.http import Http404
 from rest_framework import parsers, serializers
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import NotAcceptable, ParseError, ValidationError
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer
 
 
 def parsed(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    """The validated data, or a ValidationError that the exception handler turns into 400."""
+    """A request body's validated data, or a ValidationError (400) — also for a field the body
+    should not have (a misspelt optional field would otherwise be ignored without a word); the
+    schema says so (``additionalProperties: false``, switchsite.api.schema)."""
     serializer = serializer_class(data=data)
+    unknown = unknown_fields(serializer, data)
+    if unknown:
+        raise ValidationError({field: ["Unknown field."] for field in unknown})
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+def parsed_query(serializer_class: type[serializers.Serializer], query: Any) -> dict[str, Any]:
+    """Query parameters' validated data (parameters the serializer does not name are ignored).
+    An empty value (``?status=``) is refused like any other invalid one: read as a plain mapping,
+    not as an HTML form, where DRF takes an empty optional field for an absent one."""
+    serializer = serializer_class(data=dict(query.items()))
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def unknown_fields(serializer: serializers.BaseSerializer, data: Any, at: str = "") -> list[str]:
+    """The fields of ``data`` (paths such as ``bots.0.colour``) that ``serializer`` does not
+    declare, nested serializers included; free-form fields (a ``DictField``) take anything."""
+    if isinstance(serializer, serializers.ListSerializer):
+        child = serializer.child
+        if not isinstance(data, list) or not isinstance(child, serializers.BaseSerializer):
+            return []
+        items = [unknown_fields(child, item, f"{at}{i}.") for i, item in enumerate(data)]
+        return [path for found in items for path in found]
+    if not isinstance(serializer, serializers.Serializer) or not isinstance(data, Mapping):
+        return []
+    fields = serializer.fields
+    unknown = [f"{at}{name}" for name in data if name not in fields or fields[name].read_only]
+    for name, field in fields.items():
+        if name in data and isinstance(field, serializers.BaseSerializer):
+            unknown += unknown_fields(field, data[name], f"{at}{name}.")
+    return unknown
 
 
 class JSONParser(parsers.JSONParser):
@@ -23,3 +61,24 @@ class JSONParser(parsers.JSONParser):
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise ParseError("JSON parse error - the document is nested too deeply.") from None
+
+
+class ContentNegotiation(DefaultContentNegotiation):
+    """DRF's negotiation, but a ``?format=`` the view cannot answer — an empty one too, which DRF
+    would take for none — is 406 ``not_acceptable``, as an ``Accept`` it cannot answer is, rather
+    than DRF's 404."""
+
+    def select_renderer(
+        self, request: Any, renderers: Any, format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        if request.query_params.get(self.settings.URL_FORMAT_OVERRIDE, None) == "":
+            raise NotAcceptable("An empty format is no format this endpoint answers.")
+        return super().select_renderer(request, renderers, format_suffix)
+
+    def filter_renderers(
+        self, renderers: Iterable[BaseRenderer], format: str
+    ) -> list[BaseRenderer]:
+        try:
+            return super().filter_renderers(renderers, format)
+        except Http404:
+            raise NotAcceptable(f"This endpoint does not answer in format {format!r}.") from None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
@@ -32,6 +34,23 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
+# The schema of one Server-Sent Event of a stream (before OpenAPI 3.2, the `schema` of a
+# `text/event-stream` answer describes each event): `id` the event's `seq`, `event` its `type`,
+# `data` the event itself as JSON, exactly as the long poll lists it; a stream opens with `retry`.
+SSE_EVENT = OpenApiResponse(
+    {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "description": "The event's `seq`: resume after it."},
+            "event": {"type": "string", "description": "The event's `type`."},
+            "data": {"type": "string", "description": "The event as JSON."},
+            "retry": {"type": "integer", "description": "Milliseconds to wait to reconnect."},
+        },
+    },
+    description="Server-Sent Events, one per event (with `id`, `event` and JSON `data`).",
+)
+
+
 def problems(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
     """The problem-document responses of an operation, by status."""
     return {(code, PROBLEM_CONTENT_TYPE): PROBLEM for code in statuses}
@@ -54,3 +73,41 @@ def page_of(
         "results": results,
     }
     return type(name, (serializers.Serializer,), fields)
+
+
+# What any operation may answer whatever it does (the contract's "Serving, errors and failure"):
+# 400 a request the server cannot take (a Host it does not serve, malformed query parameters),
+# 406 a `?format=` or `Accept` it cannot answer, 429 a throttle, 503 the database unavailable.
+_ANY_OPERATION = (400, 406, 429, 503)
+# …an operation that needs a signed-in caller: 401; one with a body: 413 too big, 415 not JSON;
+# one that takes an Idempotency-Key: 400 a malformed key, 422 a key reused for another request.
+_SIGNED_IN, _WITH_BODY, _IDEMPOTENT = (401,), (413, 415), (422,)
+
+
+def every_operations_problems(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular's post-processing hook: every operation lists the problems any request may
+    get besides its own, and request bodies refuse fields they do not declare
+    (``additionalProperties: false``, as :func:`switchsite.api.parsing.parsed` does)."""
+    problem = {
+        "description": "A problem document (RFC 9457).",
+        "content": {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
+    for methods in result["paths"].values():
+        for operation in methods.values():
+            statuses = list(_ANY_OPERATION)
+            if any(operation.get("security", [])):  # none, or only {}: open to anyone
+                statuses += _SIGNED_IN
+            if "requestBody" in operation:
+                statuses += _WITH_BODY
+            if any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", [])):
+                statuses += _IDEMPOTENT
+            responses = operation["responses"]
+            for status in statuses:
+                responses.setdefault(str(status), problem)
+            operation["responses"] = dict(sorted(responses.items()))
+    for name, component in result["components"]["schemas"].items():
+        if name.endswith("Request") and component.get("type") == "object":
+            component.setdefault("additionalProperties", False)
+    return result

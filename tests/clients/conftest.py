@@ -1,5 +1,5 @@
 """A live server for the tests that play as third-party clients do: a generated Python client,
-the TypeScript types' example and the example bot.
+the TypeScript types' example, the example bot and schemathesis.
 
 It is the embedded default (``make run``'s shape: SQLite, no broker, bots answering in the web
 process) on a database of its own, so these tests need no PostgreSQL and no test transaction.
@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,25 +21,45 @@ from tests.serving.conftest import PROJECT_ROOT, Server, production_env, uvicorn
 COMMITTED_SCHEMA = PROJECT_ROOT / "docs" / "openapi.yaml"
 
 
+@dataclass(frozen=True)
+class Service:
+    """A live server: its base URL, and the environment its processes run with (for manage.py)."""
+
+    url: str
+    env: dict[str, str]
+
+    def manage(self, *args: str, **env: str) -> None:
+        subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=PROJECT_ROOT,
+            env={**os.environ, **self.env, **env},
+            check=True,
+            capture_output=True,
+        )
+
+
 @pytest.fixture(scope="module")
-def service_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a fresh server (one uvicorn process) with its own migrated SQLite file."""
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """A fresh server (one uvicorn process) with its own migrated SQLite file."""
     directory = tmp_path_factory.mktemp("live")
     env = production_env(
         DATABASE_URL=f"sqlite:///{directory / 'db.sqlite3'}",
         THROTTLE_REGISTRATION_RATE="1000/minute",
+        THROTTLE_ANON_RATE="100000/minute",
+        SSE_MAX_SECONDS="1",  # streams end within a second or so; clients resume them
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=PROJECT_ROOT,
-        env={**os.environ, **env},
-        check=True,
-    )
+    live = Service("", env)
+    live.manage("migrate", "--noinput", "-v", "0")
     server = Server(uvicorn_command(1), env, directory / "server.log")
     try:
-        yield server.base_url
+        yield Service(server.base_url, env)
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def service_url(service: Service) -> str:
+    return service.url
 
 
 def run(command: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:

@@ -14,8 +14,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from switchsite.api.idempotency import idempotent
-from switchsite.api.pagination import ListPagination
-from switchsite.api.parsing import parsed
+from switchsite.api.pagination import ListPagination, PageQuerySerializer
+from switchsite.api.parsing import parsed, parsed_query
 from switchsite.api.schema import IDEMPOTENCY_KEY, problems
 from switchsite.requests import AuthenticatedRequest
 from tournaments import selectors, services
@@ -30,11 +30,13 @@ def detail(request: Request, tournament_id: int) -> dict[str, Any]:
 
 class TournamentListView(APIView):
     @extend_schema(
-        responses={200: s.TournamentPageSerializer, **problems(401)},
+        parameters=[PageQuerySerializer],
+        responses={200: s.TournamentPageSerializer, **problems(401, 404)},
         summary="List tournaments, newest first",
         operation_id="tournaments_list",
     )
     def get(self, request: AuthenticatedRequest) -> Response:
+        parsed_query(PageQuerySerializer, request.query_params)
         paginator = ListPagination()
         page = paginator.paginate_queryset(selectors.tournament_list(), request, view=self)
         return paginator.get_paginated_response(s.TournamentSummarySerializer(page, many=True).data)

@@ -1,0 +1,43 @@
+"""Schemathesis hooks for the schema test (``SCHEMATHESIS_HOOKS``; tests/clients/test_schema_truth.py).
+
+- A long poll holds its answer up to ``wait`` seconds (≤ 30) when nothing happens, by design: a
+  valid ``wait`` is cut to a fifth of a second before the request is sent, so the run does not sit
+  out thirty seconds a case (invalid values go as generated, and must be refused).
+- Python 3.11.7's compiler can fail with ``SystemError: AST constructor recursion depth mismatch``
+  (a CPython bug, fixed in 3.11.8) when Hypothesis parses a source file deep in a stack only to
+  describe a lambda in a strategy's repr: the description falls back to the lambda's name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import schemathesis
+from hypothesis.internal import lambda_sources
+
+LONG_POLL_SECONDS = 0.2
+
+_describe = lambda_sources.lambda_description
+
+
+def _described(function: Any) -> str:
+    try:
+        return _describe(function)
+    except SystemError:
+        return "lambda"
+
+
+lambda_sources.lambda_description = _described
+
+
+@schemathesis.hook
+def before_call(context: Any, case: Any, kwargs: Any) -> None:
+    query = case.query
+    if not query or "wait" not in query:
+        return
+    try:
+        wait = float(query["wait"])
+    except (TypeError, ValueError):
+        return
+    if LONG_POLL_SECONDS < wait <= 30:
+        query["wait"] = LONG_POLL_SECONDS
