@@ -6,12 +6,17 @@ import sys
 
 from django.http import HttpRequest, JsonResponse
 
-from switchsite.middleware import database_unavailable_json, problem_json
+from switchsite.middleware import (
+    bad_request_json,
+    database_unavailable_json,
+    not_found_json,
+    problem_json,
+)
 from switchsite.problems import DATABASE_UNAVAILABLE
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> JsonResponse:
-    return problem_json(400, "bad_request", "The request could not be understood.")
+    return bad_request_json()
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> JsonResponse:
@@ -19,7 +24,7 @@ def permission_denied(request: HttpRequest, exception: Exception) -> JsonRespons
 
 
 def not_found(request: HttpRequest, exception: Exception) -> JsonResponse:
-    return problem_json(404, "not_found", f"Nothing is at {request.path}.")
+    return not_found_json(request)
 
 
 def server_error(request: HttpRequest) -> JsonResponse:

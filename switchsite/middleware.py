@@ -6,6 +6,8 @@
   any view, the admin included (the API's own views answer it through the exception handler, and
   faults outside views through ``handler500``, see :mod:`switchsite.errors`).
 - :class:`StaticFiles`: WhiteNoise, able to run in Django's async middleware chain.
+- :class:`DebugPagesAsProblems`: under ``DEBUG`` too, an unknown path and a bad request (a
+  ``Host`` not allowed) answer problem documents, not Django's technical HTML pages.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.urls import Resolver404, resolve
 from django.utils.deprecation import MiddlewareMixin
 from whitenoise.middleware import WhiteNoiseMiddleware
@@ -104,3 +107,30 @@ class StaticFiles(WhiteNoiseMiddleware):
         if static_file is not None:
             return await sync_to_async(self.serve)(static_file, request)
         return await self.get_response(request)
+
+
+class DebugPagesAsProblems(MiddlewareMixin):
+    """Under ``DEBUG`` Django answers ``Http404`` with its technical "Page not found" page and a
+    suspicious request (a ``Host`` not in ``ALLOWED_HOSTS``) with its technical error page,
+    bypassing ``handler404`` and ``handler400``; ``make run`` serves with ``DEBUG`` on, and clients
+    must get the problem documents they get in production. (A 500 keeps Django's page, with its
+    traceback, under ``DEBUG``: that is what ``DEBUG`` is for.)"""
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        if not settings.DEBUG or not response.get("Content-Type", "").startswith("text/html"):
+            return response
+        if response.status_code == 404:
+            return not_found_json(request)
+        if response.status_code == 400:
+            return bad_request_json()
+        return response
+
+
+def not_found_json(request: HttpRequest) -> JsonResponse:
+    return problem_json(404, "not_found", f"Nothing is at {request.path}.")
+
+
+def bad_request_json() -> JsonResponse:
+    return problem_json(400, "bad_request", "The request could not be understood.")

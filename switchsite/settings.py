@@ -72,6 +72,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "switchsite.middleware.DebugPagesAsProblems",
     "switchsite.middleware.DatabaseUnavailable",
     "django.middleware.security.SecurityMiddleware",
     "switchsite.middleware.StaticFiles",  # WhiteNoise, async-capable

@@ -26,6 +26,23 @@ def test_an_unknown_path_is_a_404_problem(alice):
     assert_problem(APIClient().get("/nowhere"), 404, "not_found")
 
 
+def test_under_debug_too_an_unknown_path_and_a_bad_host_are_problems(alice, settings):
+    """make run serves with DEBUG on, where Django would answer its technical HTML pages."""
+    settings.DEBUG = True
+
+    assert_problem(alice.get("/api/v1/no-such-thing/"), 404, "not_found")
+    assert_problem(APIClient().get("/nowhere"), 404, "not_found")
+    assert_problem(
+        APIClient().get("/api/v1/rulesets/", HTTP_HOST="evil.example"), 400, "bad_request"
+    )
+
+
+def test_a_bad_host_is_a_400_problem():
+    assert_problem(
+        APIClient().get("/api/v1/rulesets/", HTTP_HOST="evil.example"), 400, "bad_request"
+    )
+
+
 def test_a_wrong_method_is_a_405_problem(alice):
     assert_problem(alice.http.delete("/api/v1/players/me/"), 405, "method_not_allowed")
 
