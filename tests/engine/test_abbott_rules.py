@@ -627,11 +627,15 @@ def test_malformed_actions(action: Any) -> None:
     assert game.to_dict() == before
 
 
-def test_off_grid_moves_and_expected_version() -> None:
+def test_off_grid_moves_and_fields_the_rules_do_not_know() -> None:
+    """The rules know nothing of versions: ``expected_version`` is the service's (checked and
+    taken off by the API before an action reaches the rules)."""
     game = new_game()
     with pytest.raises(IllegalMove, match="not on the 6×6 grid"):
         game.apply({"action": "move", "to": [6, 0]})
-    game.apply({"action": "move", "to": [4, 0], "expected_version": 3})
+    with pytest.raises(InvalidAction, match="expected_version"):
+        game.apply({"action": "move", "to": [4, 0], "expected_version": 3})
+    game.apply({"action": "move", "to": [4, 0]})
     assert game.to_move == 1
 
 

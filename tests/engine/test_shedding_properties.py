@@ -290,7 +290,7 @@ def test_copy_is_independent(setup: tuple[SheddingGame, random.Random], stop: in
         {"action": "play", "card": "7H", "announce": "uno"},
         {"action": "play", "card": "7H", "colour": "red"},
         {"action": "draw", "card": "7H"},
-        {"action": "end_turn", "expected_version": "3"},
+        {"action": "end_turn", "expected_version": 3},  # the service's field, not the rules'
     ],
 )
 def test_malformed_actions_are_invalid_and_change_nothing(action: Any) -> None:

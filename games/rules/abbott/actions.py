@@ -17,7 +17,6 @@ ACTION_FIELDS = {
     "propose_end": frozenset({"action"}),
     "decline_end": frozenset({"action"}),
 }
-IGNORED_FIELDS = frozenset({"expected_version"})  # checked by the service, not the rules
 
 
 def _is_int(value: Any) -> bool:
@@ -33,7 +32,7 @@ def action_name(action: Mapping[str, Any]) -> str:
         raise InvalidAction(
             f"unknown action {name!r}; Abbott's Switch has {', '.join(ACTION_FIELDS)}"
         )
-    extra = set(action) - ACTION_FIELDS[name] - IGNORED_FIELDS
+    extra = set(action) - ACTION_FIELDS[name]
     if extra:
         raise InvalidAction(f"unexpected field {sorted(extra)[0]!r} in a {name} action")
     if name == "move":

@@ -23,7 +23,7 @@ ALL_SUITS = (0, 1, 2, 3)
 
 SUIT_IDS: dict[str, int] = {letter: suit for suit, letter in enumerate(SUITS)}
 
-_ACTION_FIELDS = frozenset({"action", "card", "suit", "announce", "expected_version"})
+_ACTION_FIELDS = frozenset({"action", "card", "suit", "announce"})
 
 
 class SharedDict(dict[str, Any]):
@@ -193,7 +193,7 @@ def parse_action(action: Any) -> ActionTuple:
             canonical = _CANONICAL.get(fields)
         except TypeError:  # an unhashable field: not canonical; the checks below say what is wrong
             canonical = None
-        # Only these fields, so no unknown field or expected_version to check.
+        # Only these fields, so no unknown field to check.
         if canonical is not None and len(action) == canonical[1]:
             return canonical[0]
     if not isinstance(action, Mapping):
@@ -201,9 +201,6 @@ def parse_action(action: Any) -> ActionTuple:
     if not action.keys() <= _ACTION_FIELDS:
         unknown = sorted(str(key) for key in action.keys() - _ACTION_FIELDS)
         raise InvalidAction(f"unknown field {unknown[0]!r} in the action")
-    version = action.get("expected_version")
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise InvalidAction("expected_version must be a whole number")
     name = action.get("action")
     if name == "play":
         card_code = action.get("card")
