@@ -78,7 +78,7 @@ def main() -> None:
                 legal = play.game.legal_actions()
                 rng_index += 1
                 started = time.perf_counter()
-                result = services.move_apply(
+                result = services.action_apply(
                     match_id=match.pk, user=human, action=legal[rng_index % len(legal)]
                 )
                 after = result.play.match.version

@@ -158,7 +158,7 @@ class MatchSummarySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-def parse_action(data: object) -> tuple[dict, int | None]:
+def posted_action(data: object) -> tuple[dict, int | None]:
     """Split a posted action into the engine's action and ``expected_version``.
 
     Only the envelope is checked here; the engine judges the fields of the action itself, so that a

@@ -204,8 +204,8 @@ class MatchMovesView(APIView):
     )
     @idempotent
     def post(self, request: AuthenticatedRequest, match_id: int) -> Response:
-        action, expected_version = s.parse_action(request.data)
-        result = services.move_apply(
+        action, expected_version = s.posted_action(request.data)
+        result = services.action_apply(
             match_id=match_id, user=request.user, action=action, expected_version=expected_version
         )
         events = [selectors.event_as_seen(e, seat=result.seat) for e in result.events]

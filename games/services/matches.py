@@ -34,8 +34,8 @@ STRIKES_BEFORE_TAKEOVER = 3
 
 
 @dataclass
-class MoveResult:
-    """What a move request did: the events it produced and the match as it left it."""
+class ActionResult:
+    """What an action did: the events it produced and the match as it left it."""
 
     play: MatchInPlay
     seat: int
@@ -203,16 +203,16 @@ def _seat_news(play: MatchInPlay, news: str, seat: int, user: User) -> list[Feed
     ]
 
 
-def move_apply(
+def action_apply(
     *,
     match_id: int,
     user: User,
     action: Mapping[str, Any],
     expected_version: int | None = None,
-) -> MoveResult:
+) -> ActionResult:
     """Apply one action of the user's seat. A refused action raises and writes nothing."""
 
-    def move() -> MoveResult:
+    def apply() -> ActionResult:
         play = match_in_play(match_id=match_id)
         seat = _own_seat(play.seats, user)
         if play.match.status != Match.Status.ACTIVE:
@@ -225,9 +225,9 @@ def move_apply(
         if play.game.to_move != seat.index:
             raise errors.NotYourTurn(f"It is seat {play.game.to_move}'s turn, not yours.")
         records = advance(play, play.game.apply(action))
-        return MoveResult(play=play, seat=seat.index, events=records)
+        return ActionResult(play=play, seat=seat.index, events=records)
 
-    return retrying(move)
+    return retrying(apply)
 
 
 def bot_turns_play(*, match_id: int, limit: int | None = None) -> tuple[int, bool]:

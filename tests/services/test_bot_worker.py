@@ -36,7 +36,7 @@ def test_bots_answer_through_the_worker_until_the_human_moves_again(celery_worke
     game = catalog.load_game(match.game, match.state)
     assert game.to_move == 0
 
-    services.move_apply(match_id=match.pk, user=human, action=game.legal_actions()[0])
+    services.action_apply(match_id=match.pk, user=human, action=game.legal_actions()[0])
     wait_until(lambda: human_to_move_again(match.pk))
 
     bots_that_moved = set(

@@ -32,7 +32,7 @@ def match_end_feed(user) -> list[dict]:
 def test_a_finished_match_gives_each_player_its_result():
     match, (first, second) = started()
 
-    services.move_apply(match_id=match.pk, user=first, action={"action": "play", "card": "9S"})
+    services.action_apply(match_id=match.pk, user=first, action={"action": "play", "card": "9S"})
 
     result = Match.objects.get(pk=match.pk).result
     assert result["winner"] == 0

@@ -32,12 +32,12 @@ def test_every_action_that_leaves_a_person_to_act_pushes_your_turn():
     assert your_turns(ann) == [{"seat": 0, "version": started.version}]
 
     for card in ("9H", "9S"):
-        result = services.move_apply(
+        result = services.action_apply(
             match_id=match.pk, user=ann, action={"action": "play", "card": card}
         )
         assert your_turns(ann)[-1] == {"seat": 0, "version": result.play.match.version}
         assert result.play.match.version == your_turns(ann)[-1]["version"]
-    services.move_apply(match_id=match.pk, user=ann, action={"action": "play", "card": "8S"})
+    services.action_apply(match_id=match.pk, user=ann, action={"action": "play", "card": "8S"})
 
     assert len(your_turns(ann)) == 3  # the start, then after 9H and 9S: the turn went on
     assert your_turns(ben) == [{"seat": 1, "version": Match.objects.get(pk=match.pk).version}]

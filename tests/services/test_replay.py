@@ -85,7 +85,7 @@ def play(
             plays = [a for a in legal if a["action"] in ("play", "move")]
             # Mostly plays: uniformly random shedding play (voluntary draws) makes long deals.
             action = rng.choice(plays if plays and rng.random() < 0.8 else legal)
-            services.move_apply(match_id=match.pk, user=seat.player, action=action)
+            services.action_apply(match_id=match.pk, user=seat.player, action=action)
         match = Match.objects.get(pk=match.pk)
         stored[match.last_event_seq] = match.state
     return match, stored

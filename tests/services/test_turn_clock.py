@@ -113,7 +113,7 @@ def test_a_skip_that_gives_the_same_seat_another_turn_restarts_its_clock():
     Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() + timedelta(seconds=2))
     creator = match.created_by
 
-    services.move_apply(match_id=match.pk, user=creator, action={"action": "play", "card": "8H"})
+    services.action_apply(match_id=match.pk, user=creator, action={"action": "play", "card": "8H"})
 
     after = Match.objects.get(pk=match.pk)
     assert catalog.load_game(after.game, after.state).to_move == 0

@@ -178,7 +178,7 @@ def play_one_move(table: Table) -> None:
     for seat, user in enumerate(table.users):
         view = selectors.match_view_for(match_id=table.match_id, user=user)
         if view["to_move"] == seat:
-            services.move_apply(match_id=table.match_id, user=user, action=view["legal_moves"][0])
+            services.action_apply(match_id=table.match_id, user=user, action=view["legal_moves"][0])
             return
     raise AssertionError("nobody is to move")
 
