@@ -106,3 +106,7 @@ ENGINE_PROBLEMS: dict[type[Exception], tuple[int, str]] = {
 }
 for _error, (_status, _code) in ENGINE_PROBLEMS.items():
     register_problem(_error, _status, _code)
+
+
+class TokenNotFound(ServiceError):
+    status, code = 404, "not_found"

@@ -20,6 +20,7 @@ from games.models import Challenge, FeedEvent, Invitation, Match, MatchEvent, Pl
 from games.rules import catalog
 from games.rules.protocol import Event, GameState
 from games.rules.shuffle import seed_commitment
+from switchsite.models import ApiToken
 
 REVEALED_STATUSES = frozenset({Match.Status.FINISHED, Match.Status.ABANDONED})
 
@@ -267,3 +268,13 @@ def challenge_summary(*, challenge: Challenge) -> dict[str, Any]:
         "target": challenge.target,
         "turn_seconds": challenge.turn_seconds,
     }
+
+
+def api_tokens(*, user: User) -> QuerySet[ApiToken]:
+    """The user's named tokens, oldest first."""
+    return ApiToken.objects.filter(user=user).order_by("created_at", "pk")
+
+
+def holds_seat(*, user: User, match_id: int) -> bool:
+    """Whether the user holds a seat of the match (what a seat link may see and move)."""
+    return Seat.objects.filter(match_id=match_id, player=user).exists()

@@ -25,3 +25,33 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.response_status})"
+
+
+class ApiToken(models.Model):
+    """A named API token with scopes, beside the account's own token (which has every scope).
+
+    ``read`` allows reads, ``play`` every write of a player; ``seat`` is a guest's seat link: the
+    matches where its user holds a seat and that user's feed, nothing else. Only the SHA-256 of the
+    secret is kept (``key_hash``), except for a seat link, whose secret the tournament desk shows
+    and prints again (``seat_secret``).
+    """
+
+    class Scope(models.TextChoices):
+        READ = "read"
+        PLAY = "play"
+        SEAT = "seat"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100)
+    scopes = models.JSONField()
+    key_hash = models.CharField(max_length=64, unique=True)
+    seat_secret = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({', '.join(self.scopes)})"

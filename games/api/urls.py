@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import views
+from games.api import tokens, views
 
 urlpatterns = [
     path("players/", views.PlayerRegisterView.as_view(), name="player-register"),
@@ -8,6 +8,8 @@ urlpatterns = [
     path("players/me/events/", views.FeedEventsView.as_view(), name="player-feed"),
     path("players/me/stream/", views.FeedStreamView.as_view(), name="player-feed-stream"),
     path("auth/token/", views.TokenView.as_view(), name="auth-token"),
+    path("auth/tokens/", tokens.TokenListView.as_view(), name="auth-tokens"),
+    path("auth/tokens/<id:token_id>/", tokens.TokenDetailView.as_view(), name="auth-token-detail"),
     path("rulesets/", views.RulesetListView.as_view(), name="ruleset-list"),
     path("matches/", views.MatchListView.as_view(), name="match-list"),
     path("matches/<id:match_id>/", views.MatchDetailView.as_view(), name="match-detail"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
@@ -35,6 +36,22 @@ def view_of(play: selectors.MatchInPlay, request: AuthenticatedRequest) -> dict[
     """The match as the caller sees it, built from what the request already holds."""
     seat = selectors.viewer_seat(seats=play.seats, user=request.user)
     return selectors.match_view(play=play, seat=seat)
+
+
+class SeatLinkOwnFeed:
+    """A seat link (a token of scope ``seat``) may use this view: its guest's profile and feed."""
+
+    def seat_link_allows(self, user: User) -> bool:
+        return True
+
+
+class SeatLinkOwnSeat:
+    """A seat link may use this view for a match where its guest holds a seat, and no other."""
+
+    kwargs: dict[str, Any]
+
+    def seat_link_allows(self, user: User) -> bool:
+        return selectors.holds_seat(user=user, match_id=self.kwargs["match_id"])
 
 
 # --- players -----------------------------------------------------------------------------------
@@ -78,7 +95,7 @@ class TokenView(APIView):
         return Response({"token": token})
 
 
-class PlayerMeView(APIView):
+class PlayerMeView(SeatLinkOwnFeed, APIView):
     @extend_schema(responses={200: s.PlayerSerializer, **problems(401)}, summary="The caller")
     def get(self, request: AuthenticatedRequest) -> Response:
         player = services.player_profile(user=request.user)
@@ -157,7 +174,7 @@ class MatchListView(APIView):
         return Response(selectors.match_view_for(match_id=match.pk, user=request.user), status=201)
 
 
-class MatchDetailView(APIView):
+class MatchDetailView(SeatLinkOwnSeat, APIView):
     @extend_schema(
         responses={200: typed.VIEW, **problems(401, 404)},
         summary="The match as you may see it",
@@ -193,7 +210,7 @@ class MatchStartView(APIView):
         return Response(view_of(play, request))
 
 
-class MatchMovesView(APIView):
+class MatchMovesView(SeatLinkOwnSeat, APIView):
     malformed_input_code = "invalid_action"
 
     @extend_schema(
@@ -238,7 +255,7 @@ def _page(
     return {"count": count, "next": next_url, "previous": None, "results": results}
 
 
-class MatchEventsView(AsyncAPIView):
+class MatchEventsView(SeatLinkOwnSeat, AsyncAPIView):
     @extend_schema(
         parameters=[s.EventsQuerySerializer],
         responses={200: s.EventPageSerializer, **problems(400, 401, 404)},
@@ -260,7 +277,7 @@ class MatchEventsView(AsyncAPIView):
         return Response(_page(request, results, count, query["limit"]))
 
 
-class FeedEventsView(AsyncAPIView):
+class FeedEventsView(SeatLinkOwnFeed, AsyncAPIView):
     @extend_schema(
         parameters=[s.EventsQuerySerializer],
         responses={200: s.FeedPageSerializer, **problems(400, 401)},
@@ -313,7 +330,7 @@ class StreamView(AsyncAPIView):
     renderer_classes = [EventStreamRenderer]
 
 
-class MatchStreamView(StreamView):
+class MatchStreamView(SeatLinkOwnSeat, StreamView):
     @extend_schema(
         parameters=[LAST_EVENT_ID],
         responses={(200, "text/event-stream"): SSE_EVENT, **problems(401, 404, 406)},
@@ -337,7 +354,7 @@ class MatchStreamView(StreamView):
         )
 
 
-class FeedStreamView(StreamView):
+class FeedStreamView(SeatLinkOwnFeed, StreamView):
     @extend_schema(
         parameters=[LAST_EVENT_ID],
         responses={(200, "text/event-stream"): SSE_EVENT, **problems(401, 406)},

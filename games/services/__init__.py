@@ -1,6 +1,7 @@
 """Every write of the match service, one module per part (HackSoft's services):
 
 - :mod:`~games.services.players` — registration, tokens, game profiles, a player's own feed;
+- :mod:`~games.services.tokens` — named tokens with scopes, and seat links' tokens;
 - :mod:`~games.services.matches` — creating, joining and starting matches, moves, bots, turn
   clocks, resigning and abandoning;
 - :mod:`~games.services.challenges` — invitations that become matches;
@@ -42,6 +43,7 @@ from games.services.players import (
     token_obtain,
     tokens_revoke,
 )
+from games.services.tokens import seat_token_create, token_create, token_revoke
 
 __all__ = [
     "REPLACEMENT_BOT",
@@ -65,8 +67,11 @@ __all__ = [
     "player_notify",
     "player_profile",
     "player_register",
+    "seat_token_create",
     "stalled_matches",
+    "token_create",
     "token_obtain",
+    "token_revoke",
     "tokens_revoke",
     "turn_timeout_apply",
 ]

@@ -14,6 +14,7 @@ from rest_framework.authtoken.models import Token
 from games import errors
 from games.models import Match, Player
 from games.recording import FeedEntry, feed_append
+from switchsite.models import ApiToken
 
 
 def player_register(*, username: str, password: str) -> tuple[User, str]:
@@ -62,8 +63,10 @@ def token_obtain(*, username: str, password: str, rotate: bool = False) -> str:
 
 
 def tokens_revoke(*, user: User) -> None:
-    """Revoke the user's API tokens (their password changed: the old credentials are void)."""
+    """Revoke the user's API tokens, named ones too (their password changed: the old credentials
+    are void)."""
     Token.objects.filter(user=user).delete()
+    ApiToken.objects.filter(user=user).delete()
 
 
 def player_profile(*, user: User) -> Player:

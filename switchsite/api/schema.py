@@ -79,9 +79,10 @@ def page_of(
 # 400 a request the server cannot take (a Host it does not serve, malformed query parameters),
 # 406 a `?format=` or `Accept` it cannot answer, 429 a throttle, 503 the database unavailable.
 _ANY_OPERATION = (400, 406, 429, 503)
-# …an operation that needs a signed-in caller: 401; one with a body: 413 too big, 415 not JSON;
+# …an operation that needs a signed-in caller: 401, and 403 `insufficient_scope` for a named token
+# whose scopes do not allow it; one with a body: 413 too big, 415 not JSON;
 # one that takes an Idempotency-Key: 400 a malformed key, 422 a key reused for another request.
-_SIGNED_IN, _WITH_BODY, _IDEMPOTENT = (401,), (413, 415), (422,)
+_SIGNED_IN, _WITH_BODY, _IDEMPOTENT = (401, 403), (413, 415), (422,)
 
 
 def every_operations_problems(

@@ -85,7 +85,7 @@ def test_calls_without_a_valid_token_are_401_problems(header):
     assert response.status_code == 401
     assert response["Content-Type"].startswith("application/problem+json")
     assert response.json()["code"] in {"not_authenticated", "authentication_failed"}
-    assert response["WWW-Authenticate"] == "Token"  # RFC 9110: a 401 names the scheme
+    assert response["WWW-Authenticate"] == "Token, Bearer"  # RFC 9110: a 401 names the schemes
 
 
 def test_too_many_registrations_are_429_with_retry_after(settings):

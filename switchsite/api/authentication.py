@@ -1,0 +1,82 @@
+"""Who is calling, and what their token allows.
+
+``Authorization: Token <key>`` or ``Bearer <key>``. The key is either the account's own token (DRF's
+authtoken, from registration or ``auth/token/``: every scope) or a named token (:class:`ApiToken`,
+recognised by its prefix, looked up by the SHA-256 of the key). A named token's scopes are checked
+here, for every view that authenticates, so no view can forget them:
+
+- ``read``: safe methods (GET, HEAD, OPTIONS) only; ``play``: every write too;
+- ``seat`` (a guest's seat link): only views that say a seat link may use them
+  (``seat_link_allows(user)`` on the view), such as the moves and views of the guest's matches;
+- no named token manages tokens (views with ``account_credentials_only``).
+
+Refusals are 403 ``insufficient_scope``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from django.contrib.auth.models import User
+from rest_framework import authentication, exceptions
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
+
+from switchsite.models import ApiToken
+
+NAMED_TOKEN_PREFIX = "swt_"
+SCHEMES = (b"token", b"bearer")
+
+
+def named_token_secret() -> tuple[str, str]:
+    """A new named token's secret and the hash that is stored instead of it."""
+    secret = NAMED_TOKEN_PREFIX + secrets.token_urlsafe(32)
+    return secret, key_hash(secret)
+
+
+def key_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class TokenAuthentication(authentication.TokenAuthentication):
+    def authenticate(self, request: Request) -> tuple[User, Any] | None:
+        words = authentication.get_authorization_header(request).split()
+        if not words or words[0].lower() not in SCHEMES:
+            return None
+        if len(words) != 2:
+            raise exceptions.AuthenticationFailed("Invalid token header: give one key.")
+        try:
+            key = words[1].decode()
+        except UnicodeError:
+            raise exceptions.AuthenticationFailed("Invalid token header.") from None
+        if not key.startswith(NAMED_TOKEN_PREFIX):
+            return self.authenticate_credentials(key)
+        token = ApiToken.objects.select_related("user").filter(key_hash=key_hash(key)).first()
+        if token is None or not token.user.is_active:
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        _check_scope(request, token)
+        return token.user, token
+
+    def authenticate_header(self, request: Request) -> str:
+        return "Token, Bearer"
+
+
+def _check_scope(request: Request, token: ApiToken) -> None:
+    view = request.parser_context.get("view") if request.parser_context else None
+    if getattr(view, "account_credentials_only", False):
+        raise _insufficient("Tokens are managed with the account's own token, not a named one.")
+    if ApiToken.Scope.SEAT in token.scopes:
+        allows = getattr(view, "seat_link_allows", None)
+        # The user is not on the request yet (this is its authentication): pass it.
+        if allows is None or not allows(token.user):
+            raise _insufficient("A seat link allows only its own seat's moves and views.")
+        return
+    needed = ApiToken.Scope.READ if request.method in SAFE_METHODS else ApiToken.Scope.PLAY
+    if needed not in token.scopes:
+        raise _insufficient(f"This token's scopes do not include {needed!r}.")
+
+
+def _insufficient(detail: str) -> exceptions.PermissionDenied:
+    return exceptions.PermissionDenied(detail, code="insufficient_scope")
