@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from games import selectors
 from switchsite.celery import app as celery_app
 from tests import openapi
 
@@ -63,3 +64,10 @@ def tasks_in_process(settings) -> None:
     that check what a task does rather than how it travels (the bot tournament covers that).
     Celery reads its configuration from Django's settings as they are now."""
     settings.CELERY_TASK_ALWAYS_EAGER = True
+
+
+def seat_to_move(match_id: int) -> int:
+    """The seat whose turn it is in an active match, as the match's stored state says."""
+    to_move = selectors.match_in_play(match_id=match_id).game.to_move
+    assert to_move is not None, f"nobody is to move in match {match_id}"
+    return to_move

@@ -2,12 +2,14 @@
 request under ASGI, and each must not open a connection of its own (switchsite.cache)."""
 
 import contextvars
+from typing import Any
 
 import pytest
 import redis
 from django.conf import settings
 from django.core.cache import caches
 
+from switchsite.cache import PooledRedisCache
 from tests.conftest import IN_CI
 
 
@@ -24,7 +26,8 @@ def test_requests_each_with_a_cache_of_their_own_share_the_connections_to_redis(
     server = redis.Redis.from_url(location)
 
     def connections_received() -> int:
-        return int(server.info("stats")["total_connections_received"])
+        stats: dict[str, Any] = server.info("stats")  # type: ignore[assignment]  # redis-py types every answer as maybe-awaitable
+        return int(stats["total_connections_received"])
 
     def one_request() -> None:  # a fresh context: what ASGI gives each request
         assert caches["default"].get("anything") is None
@@ -43,7 +46,9 @@ def test_cache_calls_reuse_one_redis_client():
     clients = []
 
     def one_request() -> None:
-        clients.append(caches["default"]._cache.get_client("key"))
+        cache = caches["default"]
+        assert isinstance(cache, PooledRedisCache)
+        clients.append(cache._cache.get_client("key"))
 
     for _ in range(5):
         contextvars.Context().run(one_request)

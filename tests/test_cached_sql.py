@@ -69,10 +69,12 @@ def test_builds_what_the_orm_builds(matches):
 def test_builds_its_sql_once_per_connection(matches, monkeypatch):
     seats_with_match(matches[0])  # its SQL built for this connection
     built_again: list[str] = []
-    monkeypatch.setattr(
-        "django.db.models.sql.compiler.SQLCompiler.as_sql",
-        lambda *args, **kwargs: built_again.append("again") or ("", ()),
-    )
+
+    def as_sql(*args: object, **kwargs: object) -> tuple[str, tuple[()]]:
+        built_again.append("again")
+        return "", ()
+
+    monkeypatch.setattr("django.db.models.sql.compiler.SQLCompiler.as_sql", as_sql)
     with CaptureQueriesContext(connection) as queries:
         assert [s.match_id for s in seats_with_match(matches[1])] == [matches[1]] * 2
     assert built_again == []

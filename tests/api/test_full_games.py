@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from typing import Any
 
 import pytest
 
@@ -73,6 +74,7 @@ def play_out(clients: list[Client], match_id: int, rng: random.Random) -> dict:
         for seat, view in enumerate(views):
             assert view["you"]["seat"] == seat
             if view["game"] == "shedding" and view["status"] == "active":
+                assert state is not None
                 check_shedding_view(view, seat, state)
             elif view["game"] == "abbott":
                 check_abbott_view(view)
@@ -123,7 +125,7 @@ def check_fair_shuffles(events: list[dict], ruleset: str, seats: int, options: d
 def test_a_whole_match_through_the_api(make_client, ruleset):
     seats = SEATS.get(ruleset, 3)
     clients = [make_client(f"player{i}") for i in range(seats)]
-    options = {}
+    options: dict[str, Any] = {}
     created = clients[0].post(
         "/api/v1/matches/", {"ruleset": ruleset, "seats": seats, "deals": 2, "options": options}
     )

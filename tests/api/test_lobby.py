@@ -4,6 +4,7 @@ and leaving in the feeds, and challenges accepted, declined and cancelled."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -75,7 +76,7 @@ def test_an_auto_start_match_starts_when_its_last_seat_is_taken(alice, bob, caro
         assert [e["data"]["match"] for e in feed(player, "match_started")] == [match]
 
 
-def challenge(client: Client, to: list[str], **fields) -> dict:
+def challenge(client: Client, to: list[str], **fields: Any) -> Any:
     body = {"to": to, "ruleset": "switch", "seats": len(to) + 1, **fields}
     return client.post("/api/v1/challenges/", body)
 

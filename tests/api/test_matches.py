@@ -1,5 +1,7 @@
 """the API guide "Matches": create, join, start, view, list, resign — with every error code they name."""
 
+from typing import Any
+
 import pytest
 
 from games import services, tasks
@@ -8,7 +10,7 @@ from tests.api.conftest import assert_problem
 
 pytestmark = pytest.mark.django_db
 
-LAYOUT = {
+LAYOUT: dict[str, Any] = {
     "hands": [
         ["7H", "9S", "2C", "JD", "KH", "3C", "4C"],
         ["9D", "5S", "6S", "QS", "QH", "4D", "8C"],

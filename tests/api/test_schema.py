@@ -5,6 +5,7 @@ event and feed event the code emits, and the committed copy in step.
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -94,7 +95,7 @@ def test_schema_and_docs_are_served_without_authentication():
     assert client.get("/api/v1/docs/").status_code == 200
 
 
-def api_routes(resolver: URLResolver | None = None, prefix: str = "") -> list[tuple[str, object]]:
+def api_routes(resolver: URLResolver | None = None, prefix: str = "") -> list[tuple[str, Any]]:
     """Every route of the URLconf under /api/v1/ as an OpenAPI path template, with its view."""
     routes = []
     for pattern in (resolver or get_resolver()).url_patterns:

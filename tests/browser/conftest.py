@@ -23,7 +23,7 @@ import uvicorn
 from django.contrib.auth import get_user_model
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connections
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 
 from benchmarks.shape import free_port
 from switchsite.asgi import application
@@ -40,9 +40,9 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-LAPTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 PASSWORD = "desk-password"
 
 
@@ -116,7 +116,8 @@ def asgi_server(transactional_db, tasks_in_process, settings) -> Iterator[str]:
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(
-            ASGIStaticFilesHandler(application),
+            # The stubs name Django's own handler; the handler takes any ASGI application.
+            ASGIStaticFilesHandler(application),  # type: ignore[arg-type]
             host="127.0.0.1",
             port=port,
             lifespan="on",

@@ -116,6 +116,7 @@ def test_the_printable_pairings_print_without_the_admin_around_them(staff_page: 
             "nodes => nodes.every(node => getComputedStyle(node).display === 'none')"
         ), chrome
     sheet = staff_page.locator("#by-table").bounding_box()
+    assert sheet is not None
     assert sheet["x"] < 20  # the sheet starts at the page margin: no sidebar beside it
     expect(staff_page.locator("#by-table tbody tr")).to_have_count(2)
     expect(staff_page.locator("#by-name tbody tr")).to_have_count(len(GUESTS))

@@ -254,9 +254,9 @@ def test_the_deal_rotates_and_the_new_dealer_has_the_exception() -> None:
     events = move(game, 3, 0)  # seat 0 takes the only card
     assert hand_end(events)["reason"] == "grid_empty"
     assert game.needs_deal
-    events = game.deal(SEED, layout(FULL6))
-    assert events[0].data["first_mover"] == 1
-    assert events[0].data["dealer"] == 0
+    dealt = game.deal(SEED, layout(FULL6))
+    assert dealt[0].data["first_mover"] == 1
+    assert dealt[0].data["dealer"] == 0
     assert game.to_move == 1
     move(game, 4, 0)  # seat 1 down column 0, beside seat 0
     move(game, 1, 5)  # seat 2

@@ -181,6 +181,7 @@ def test_choices_are_legal_and_reproducible(name: str) -> None:
         if game.needs_deal or game.is_over:
             continue
         seat = game.to_move
+        assert seat is not None
         view = game.view(seat)
         table = MatchFacts(ruleset, players, seat)
         choice = strategy(view, table, random.Random(checked))

@@ -128,6 +128,7 @@ def test_whole_games_between_the_bots_end() -> None:
             if game.is_over:
                 break
             seat = game.to_move
+            assert seat is not None
             game.apply(bots[seat](game.view(seat), table_of(game), rng))
         assert game.is_over
 

@@ -61,7 +61,9 @@ def play_and_hash(root: Path) -> tuple[str, str]:
 
 def test_every_engine_module_runs_compiled_from_its_source_as_it_is() -> None:
     for name in engine_modules():
-        origin = str(importlib.import_module(name).__spec__.origin)
+        spec = importlib.import_module(name).__spec__
+        assert spec is not None
+        origin = str(spec.origin)
         assert origin.endswith(tuple(EXTENSION_SUFFIXES)), f"{name} is not compiled: make engine"
     assert stale_sources() == []
 

@@ -77,7 +77,7 @@ def play(settings: MatchSettings, seed: int, *, resign_at: int | None = None) ->
     rng = random.Random(seed)
     game = settings.new_game()
     played = Played(settings, game)
-    played.commit(played.deal(settings.layout and dict(settings.layout)))
+    played.commit(played.deal(None if settings.layout is None else dict(settings.layout)))
     strikes = [0] * settings.players
     actions = 0
     while not game.is_over:

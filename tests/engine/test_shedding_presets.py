@@ -309,7 +309,9 @@ def test_black_jack_a_run_announced_on_the_way_goes_out() -> None:
     game = layout_game("black-jack", [["4C", "5C", "6C"], ["9C", "TD", "3D"]], "3C", STOCK)
     play(game, p("4C"), p("5C", announce="last_card"), p("6C"))
     assert game.is_over
-    assert game.outcome().winner == 0
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == 0
 
 
 def test_irish_jacks_going_out_unannounced_draw_one() -> None:
@@ -484,7 +486,9 @@ def test_j28_cannot_finish_on_jack_two_or_eight_but_may_on_a_set() -> None:
     game = layout_game("jacks-twos-eights", [["5C", "5D", "5H"], ["6D", "7D"]], "9C", STOCK)
     play(game, p("5C"), p("5D"), p("5H"))
     assert game.is_over
-    assert game.outcome().winner == 0
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == 0
 
 
 # ------------------------------------------------------------------ take-two

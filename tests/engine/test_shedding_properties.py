@@ -23,7 +23,7 @@ from tests.engine.test_shedding_helpers import assert_conserved, choose
 MAX_ACTIONS = 20_000
 UNIFORM_PLAY_MAX_ACTIONS = 500_000
 
-EXTRA_POWERS = [
+EXTRA_POWERS: list[dict[str, dict[str, Any] | None]] = [
     {"Q": {"then": "cover"}},
     {"8": {"skip": 1, "then": "again"}},
     {"K": {"reverse": True}},

@@ -411,7 +411,9 @@ def test_play_to_a_target() -> None:
     game.deal(b"d", {"hands": [["3C"], ["4D", "QD"]], "starter": "9C"})
     game.apply(p("3C"))
     assert game.is_over
-    assert game.outcome().winner == 0
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == 0
 
 
 @pytest.mark.parametrize(

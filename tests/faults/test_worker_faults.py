@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import Match
-from games.rules import catalog
 from tests.api.conftest import Client
+from tests.conftest import seat_to_move
 from tests.faults.conftest import wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.fault]
@@ -63,8 +63,7 @@ def test_a_worker_killed_mid_turn_loses_no_game(private_redis, start_worker, pub
 
 def human_to_move(match_id: int) -> bool:
     match = Match.objects.get(pk=match_id)
-    game = catalog.load_game(match.game, match.state)
-    return match.status != Match.Status.ACTIVE or game.to_move == 0
+    return match.status != Match.Status.ACTIVE or seat_to_move(match_id) == 0
 
 
 def test_a_broker_outage_loses_no_move_and_no_worker(

@@ -6,9 +6,9 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services, tasks
+from games import selectors, services, tasks
 from games.models import Match, MatchEvent
-from games.rules import catalog
+from tests.conftest import seat_to_move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 
@@ -22,10 +22,7 @@ def wait_until(condition, timeout: float = 20.0, every: float = 0.05) -> None:
 
 def human_to_move_again(match_id: int) -> bool:
     match = Match.objects.get(pk=match_id)
-    return (
-        match.status != Match.Status.ACTIVE
-        or catalog.load_game(match.game, match.state).to_move == 0
-    )
+    return match.status != Match.Status.ACTIVE or seat_to_move(match_id) == 0
 
 
 def test_bots_answer_through_the_worker_until_the_human_moves_again(celery_worker):
@@ -33,7 +30,7 @@ def test_bots_answer_through_the_worker_until_the_human_moves_again(celery_worke
     bots = [{"seat": seat, "strategy": "heuristic"} for seat in (1, 2, 3)]
     match = services.match_create(creator=human, ruleset="switch", seats=4, bots_wanted=bots)
     match = services.match_start(match_id=match.pk, user=human).match
-    game = catalog.load_game(match.game, match.state)
+    game = selectors.match_in_play(match_id=match.pk).game
     assert game.to_move == 0
 
     services.action_apply(match_id=match.pk, user=human, action=game.legal_actions()[0])
@@ -66,6 +63,7 @@ def test_an_expired_turn_gets_its_default_action_from_the_worker(celery_worker):
     wait_until(swept_and_timed_out, timeout=15, every=0.5)
 
     timeout = MatchEvent.objects.filter(match=match, type="timeout").order_by("seq").first()
+    assert timeout is not None
     following = MatchEvent.objects.get(match=match, seq=timeout.seq + 1)
     assert timeout.seat == 0
     assert timeout.data == {"strikes": 1}

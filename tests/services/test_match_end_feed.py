@@ -35,6 +35,7 @@ def test_a_finished_match_gives_each_player_its_result():
     services.action_apply(match_id=match.pk, user=first, action={"action": "play", "card": "9S"})
 
     result = Match.objects.get(pk=match.pk).result
+    assert result is not None
     assert result["winner"] == 0
     assert match_end_feed(first) == [{"match": match.pk, "result": result}]
     assert match_end_feed(second) == [{"match": match.pk, "result": result}]

@@ -17,7 +17,7 @@ from django.utils import timezone
 from games import selectors, services
 from games.models import Match, MatchEvent
 from games.replay import MatchSettings, Replay, replay
-from games.rules import catalog
+from tests.conftest import seat_to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def settings_of(match: Match) -> MatchSettings:
 
 def logged_events(match: Match) -> list[dict[str, Any]]:
     rows = MatchEvent.objects.filter(match=match).order_by("seq")
-    return list(rows.values("seq", "type", "seat", "data", "private"))
+    return [dict(row) for row in rows.values("seq", "type", "seat", "data", "private")]
 
 
 def play(
@@ -64,16 +64,19 @@ def play(
     )
     services.match_start(match_id=match.pk, user=players[0])
     match = Match.objects.get(pk=match.pk)
+    assert match.state is not None
     stored = {match.last_event_seq: match.state}
     rng = random.Random(seed)
     actions = 0
     while match.status == Match.Status.ACTIVE:
         actions += 1
         assert actions < 5000, "a match that does not end"
-        game = catalog.load_game(match.game, match.state)
-        seat = match.seats.get(index=game.to_move)
+        game = selectors.match_in_play(match_id=match.pk).game
+        seat = match.seats.get(index=seat_to_move(match.pk))
         if seat.is_bot:
             assert services.bot_turns_play(match_id=match.pk, limit=1)[0] == 1
+        elif seat.player is None:
+            raise AssertionError(f"seat {seat.index} is neither a bot nor a player's")
         elif actions == resign_at:
             services.match_resign(match_id=match.pk, user=seat.player)
         elif timeouts and rng.random() < 0.1:
@@ -87,6 +90,7 @@ def play(
             action = rng.choice(plays if plays and rng.random() < 0.8 else legal)
             services.action_apply(match_id=match.pk, user=seat.player, action=action)
         match = Match.objects.get(pk=match.pk)
+        assert match.state is not None
         stored[match.last_event_seq] = match.state
     return match, stored
 
@@ -107,7 +111,9 @@ def test_an_abbott_game_with_timeouts_and_a_bot_replays_from_its_log():
     match, stored = play("abbott", 4, 1, timeouts=True, target=10)
     replayed = replay(settings_of(match), logged_events(match))
     check(match, stored, replayed)
-    assert match.result == replayed.final.outcome().to_json()
+    outcome = replayed.final.outcome()
+    assert outcome is not None
+    assert match.result == outcome.to_json()
     kinds = {event["type"] for event in logged_events(match)}
     assert {"timeout", "resign", "hand_end", "match_end"} <= kinds
 

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from games import services, tasks
 from games.models import FeedEvent, Match, MatchEvent, Seat
-from games.rules import catalog
 from tests.api.test_matches import LAYOUT
+from tests.conftest import seat_to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -53,12 +53,13 @@ def test_the_clock_does_nothing_before_the_deadline(match):
 
 def test_a_passed_deadline_plays_the_default_action_and_counts_a_strike(match):
     match = expire(match)
-    to_move = catalog.load_game(match.game, match.state).to_move
+    to_move = seat_to_move(match.pk)
 
     assert services.turn_timeout_apply(match_id=match.pk) is True
 
     after = Match.objects.get(pk=match.pk)
     assert after.version == match.version + 1
+    assert after.turn_deadline is not None
     assert after.turn_deadline > timezone.now()
     assert Seat.objects.get(match=match, index=to_move).strikes == 1
     types = list(
@@ -77,7 +78,7 @@ def test_a_duplicate_delivery_changes_nothing(match):
 
 
 def test_three_strikes_and_a_bot_takes_the_seat(match):
-    seat = catalog.load_game(match.game, match.state).to_move
+    seat = seat_to_move(match.pk)
     Seat.objects.filter(match=match, index=seat).update(strikes=2)
     match = expire(match)
 
@@ -116,7 +117,8 @@ def test_a_skip_that_gives_the_same_seat_another_turn_restarts_its_clock():
     services.action_apply(match_id=match.pk, user=creator, action={"action": "play", "card": "8H"})
 
     after = Match.objects.get(pk=match.pk)
-    assert catalog.load_game(after.game, after.state).to_move == 0
+    assert seat_to_move(match.pk) == 0
+    assert after.turn_deadline is not None
     assert (after.turn_deadline - timezone.now()).total_seconds() > 25
     turns = FeedEvent.objects.filter(player__user=creator, type="your_turn").count()
     assert turns == 2  # told at the start, and again for the turn the skip gave
@@ -134,7 +136,8 @@ def test_a_timeout_after_a_playable_draw_ends_the_turn_with_one_strike():
     assert services.turn_timeout_apply(match_id=match.pk) is True
 
     after = Match.objects.get(pk=match.pk)
-    assert catalog.load_game(after.game, after.state).to_move == 1
+    assert seat_to_move(match.pk) == 1
+    assert after.turn_deadline is not None
     assert after.turn_deadline > timezone.now()
     assert Seat.objects.get(match=match, index=0).strikes == 1
     types = list(

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 
-from tests.serving.clients import auth, get_json, open_stream, sse_messages
+from tests.serving.clients import SseMessage, auth, get_json, open_stream, sse_messages
 from tests.serving.conftest import Server, run_in_own_loop
 
 
@@ -58,7 +59,7 @@ async def play_against_a_bot_while_streaming(base_url: str) -> None:
             await open_stream(session, f"/api/v1/matches/{match_id}/stream/", token, 0)
         )
 
-        async def next_event(stream, event_type: str) -> dict:
+        async def next_event(stream: AsyncIterator[SseMessage], event_type: str) -> SseMessage:
             async for message in stream:
                 if message.event == event_type:
                     return message
@@ -96,4 +97,4 @@ async def play_against_a_bot_while_streaming(base_url: str) -> None:
         async with asyncio.timeout(20):
             await session.post(f"/api/v1/matches/{clocked_id}/start/", headers=auth(token))
             timeout = await next_event(clocked_log, "timeout")
-        assert json.loads(timeout.data)["data"] == {"strikes": 1}
+        assert json.loads(timeout.data or "")["data"] == {"strikes": 1}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -65,7 +65,7 @@ class Call:
         await self._disconnect.wait()
         return {"type": "http.disconnect"}
 
-    async def _send(self, message: dict[str, Any]) -> None:
+    async def _send(self, message: Mapping[str, Any]) -> None:
         if message["type"] == "http.response.start":
             self.status = message["status"]
             self.started.set()
@@ -106,7 +106,11 @@ async def until(condition: Callable[[], bool], timeout: float = 10) -> None:
 
 def other_threads() -> set[int]:
     """Threads other than the read threads' (whose number is fixed by EVENT_READ_THREADS)."""
-    return {t.ident for t in threading.enumerate() if not t.name.startswith("db-read")}
+    return {
+        t.ident
+        for t in threading.enumerate()
+        if t.ident is not None and not t.name.startswith("db-read")
+    }
 
 
 def test_idle_waiters_make_no_query_and_hold_no_thread_until_a_commit_wakes_them(

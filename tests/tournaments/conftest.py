@@ -72,8 +72,9 @@ def table_seats(table: Table) -> list[int]:
     return list(table.seats.order_by("seat").values_list("entry_id", flat=True))
 
 
-def end_match(match_id: int, outcome: Outcome) -> None:
-    """Finish a match with this outcome and score it."""
+def end_match(match_id: int | None, outcome: Outcome) -> None:
+    """Finish a table's match with this outcome and score it (the table must be played online)."""
+    assert match_id is not None, "an offline table has no match to end"
     Match.objects.filter(pk=match_id).update(
         status=Match.Status.FINISHED, result=outcome.to_json(), finished_at=timezone.now()
     )

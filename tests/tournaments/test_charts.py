@@ -20,7 +20,7 @@ def test_the_leader_is_on_top_and_labels_keep_apart():
     svg = score_chart_svg(series, [1, 2])
 
     heights = label_heights(svg)
-    ordered = sorted(heights, key=heights.get)
+    ordered = sorted(heights, key=lambda name: heights[name])
     assert ordered == [f"P{n}" for n in range(7, 0, -1)]  # the top score's label first
     ys = sorted(heights.values())
     assert min(b - a for a, b in itertools.pairwise(ys)) >= LABEL_GAP
@@ -29,5 +29,6 @@ def test_the_leader_is_on_top_and_labels_keep_apart():
 def test_an_entry_that_joined_late_starts_where_it_joined():
     svg = score_chart_svg({"Early": [1.0, 0.5], "Late": [None, 1.0]}, [1, 2])
 
-    late = re.search(r'<polyline[^>]*points="([^"]+)"><title>Late', svg).group(1)
-    assert len(late.split()) == 1
+    late = re.search(r'<polyline[^>]*points="([^"]+)"><title>Late', svg)
+    assert late is not None
+    assert len(late.group(1).split()) == 1

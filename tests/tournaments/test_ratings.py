@@ -1,5 +1,7 @@
 """Ratings: openskill's Plackett-Luce with ties and Abbott alliances, and date-ordered recomputes."""
 
+from collections.abc import Hashable
+
 import pytest
 
 from tournaments.core.ratings import (
@@ -52,7 +54,7 @@ def test_existing_ratings_are_the_starting_point():
 
 
 def test_a_match_of_one_team_changes_nothing():
-    before = {"ann": Rating(mu=30.0, sigma=5.0)}
+    before: dict[Hashable, Rating] = {"ann": Rating(mu=30.0, sigma=5.0)}
     assert rate_match(RatedMatch(teams=[["ann"]], ranks=[1]), before) == before
 
 

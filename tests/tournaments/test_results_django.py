@@ -210,6 +210,7 @@ def test_a_correction_replaces_the_lines_and_recomputes_standings_and_ratings(
     )
     assert rating_of(seats[3])[0] > loser_before[0]
     # A rerun of the match's scoring task leaves the desk's result alone.
+    assert table.match_id is not None
     assert services.table_result_record(match_id=table.match_id) is False
     assert ScoreLine.objects.get(table=table, entry_id=seats[3], deal=1).points == 500
 
@@ -219,7 +220,8 @@ def test_only_staff_enter_results(human_event):
 
     tournament = human_event(4, rounds=1)
     (table,) = started(tournament).tables.all()
-    player = table.seats.first().entry.player
+    player = table.seats.get(seat=0).entry.player
+    assert player is not None
 
     with pytest.raises(StaffOnly):
         services.table_result_enter(
@@ -277,6 +279,7 @@ def test_the_sweep_scores_a_table_whose_scoring_task_was_lost(human_event, tasks
     tournament = human_event(4, rounds=1)
     (table,) = started(tournament).tables.all()
     long_ago = timezone.now() - timedelta(minutes=1)
+    assert table.match_id is not None
     Match.objects.filter(pk=table.match_id).update(
         status=Match.Status.FINISHED, result=FRENCH_RESULT.to_json(), finished_at=long_ago
     )

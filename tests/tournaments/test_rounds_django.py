@@ -28,10 +28,10 @@ def test_a_draft_is_written_seat_by_seat_and_publishing_starts_one_match_per_tab
     assert published.pk == drafted.pk
     assert published.status == Round.Status.PUBLISHED
     for table in published.tables.select_related("match"):
-        players = [
-            s.player.get_username()
-            for s in table.match.seats.order_by("index").select_related("player")
-        ]
+        assert table.match is not None
+        players = list(
+            table.match.seats.order_by("index").values_list("player__username", flat=True)
+        )
         names = dict(Entry.objects.values_list("pk", "name"))
         assert players == [names[entry] for entry in table_seats(table)]
         assert table.match.status == Match.Status.ACTIVE
@@ -118,7 +118,8 @@ def test_a_withdrawn_entry_keeps_its_results_and_is_not_seated_again(human_event
     first = services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
     for table in first.tables.all():
         end_match(table.match_id, won_by_seat_0(len(table_seats(table)), 30))
-    leaver = Entry.objects.get(pk=table_seats(first.tables.first())[0])
+    leaver = Entry.objects.get(pk=table_seats(first.tables.get(number=1))[0])
+    assert leaver.player is not None
     services.entry_withdraw(tournament_id=tournament.pk, user=leaver.player)
 
     second = services.round_next(tournament_id=tournament.pk, user=tournament.created_by)
@@ -136,6 +137,7 @@ def test_a_table_abandoned_with_no_result_is_lost_by_everyone_at_it(human_event)
         tournament_id=tournament.pk, user=tournament.created_by
     ).tables.order_by("number")
     end_match(played.match_id, won_by_seat_0(2, 20))
+    assert walked_out.match_id is not None
     Match.objects.filter(pk=walked_out.match_id).update(
         status=Match.Status.ABANDONED, result={"abandoned": True, "resigned": [0, 1]}
     )

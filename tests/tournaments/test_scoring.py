@@ -146,7 +146,10 @@ def test_lots_separate_entries_who_did_not_meet_and_are_reproducible():
         rows = standings("abcd", tables, bye_policy=ByePolicy.ZERO, seed=seed)
         assert rows == standings("abcd", tables, bye_policy=ByePolicy.ZERO, seed=seed)
         assert rows[0].tiebreaks["head_to_head"] is None
-        assert rows[0].tiebreaks["lot"] > rows[1].tiebreaks["lot"]
+        first_lot, second_lot = rows[0].tiebreaks["lot"], rows[1].tiebreaks["lot"]
+        assert first_lot is not None
+        assert second_lot is not None
+        assert first_lot > second_lot
         orders.add((rows[0].entry, rows[1].entry))
     assert orders == {("a", "c"), ("c", "a")}
 
