@@ -19,7 +19,7 @@ ADMIN_EVENT_ROWS = 200
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["user", "rating_mu", "rating_sigma", "created_at"]
+    list_display = ["user", "created_at"]
     search_fields = ["user__username"]
     readonly_fields = ["feed_seq", "created_at"]
 

@@ -12,7 +12,8 @@ from django.db import models
 
 
 class Player(models.Model):
-    """A user's game profile: rating and the counter of their personal event feed."""
+    """A user's game profile and the counter of their personal event feed (every ``your_turn``
+    increments it, so nothing slow ever locks this row: ratings live in :class:`Rating`)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
@@ -20,8 +21,6 @@ class Player(models.Model):
     # The username folded for comparison (NFKC, case-folded): unique, so that "ＡＬＩＣＥ" or
     # "Alice" cannot register beside "alice". Empty for profiles made before it existed.
     name_key = models.CharField(max_length=150, unique=True, null=True, blank=True)
-    rating_mu = models.FloatField(default=25.0)
-    rating_sigma = models.FloatField(default=25.0 / 3)
     feed_seq = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -252,3 +251,89 @@ class FeedEvent(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.type} for {self.player}"
+
+
+class Rating(models.Model):
+    """A holder's current rating in one game (``shedding`` or ``abbott``): the state after every
+    rated result replayed so far. A holder is a player (``user:<id>``, with ``user`` set), a server
+    bot strategy (``bot:<strategy>``) or a tournament's guest or bot entrant (``entry:<id>``)."""
+
+    holder = models.CharField(max_length=40)
+    game = models.CharField(max_length=10, choices=Match.Game.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["holder", "game"], name="rating_once_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.holder} in {self.game}: {self.mu:.2f} ± {self.sigma:.2f}"
+
+
+class RatedResult(models.Model):
+    """One result to rate, in date order: a rated match, a tournament table or Abbott hand.
+
+    ``teams`` lists holders per team (see :class:`Rating`), ``ranks`` each team's place (1 best,
+    ties share). Written with the result, in its transaction, ``applied`` false: the replay task
+    rates it (and everything after it, when it is not the last), so nothing is lost if the task is.
+    """
+
+    game = models.CharField(max_length=10, choices=Match.Game.choices)
+    source = models.CharField(max_length=40, unique=True)  # "match:<id>", "table:<id>:<hand>"
+    teams = models.JSONField()
+    ranks = models.JSONField()
+    played_at = models.DateTimeField()
+    applied = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["played_at", "pk"]
+        indexes = [
+            models.Index(fields=["game", "played_at", "id"], name="rated_result_order"),
+            models.Index(
+                fields=["game", "played_at", "id"],
+                condition=models.Q(applied=False),
+                name="rated_result_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source} ({self.game}, {'applied' if self.applied else 'pending'})"
+
+
+class RatingChange(models.Model):
+    """A holder's rating after one rated result: where a replay from any result onwards starts."""
+
+    result = models.ForeignKey(RatedResult, on_delete=models.CASCADE, related_name="changes")
+    holder = models.CharField(max_length=40)
+    game = models.CharField(max_length=10, choices=Match.Game.choices)
+    played_at = models.DateTimeField()  # the result's, to find the last change before a point
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["game", "holder", "played_at", "result"], name="rating_change_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.holder} after {self.result_id}"
+
+
+class RatingReplay(models.Model):
+    """Per game, the point from which rated results are to be replayed (after a correction, or a
+    result that arrived late), and the row the replay locks so two replays never interleave."""
+
+    game = models.CharField(max_length=10, choices=Match.Game.choices, unique=True)
+    from_at = models.DateTimeField(null=True, blank=True)
+    from_id = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.game} replay from {self.from_at or 'nothing'}"

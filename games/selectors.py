@@ -14,9 +14,18 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
-from games import errors
+from games import errors, ratings
 from games._cached_sql import CachedSqlQuery
-from games.models import Challenge, FeedEvent, Invitation, Match, MatchEvent, Player, Seat
+from games.models import (
+    Challenge,
+    FeedEvent,
+    Invitation,
+    Match,
+    MatchEvent,
+    Player,
+    Rating,
+    Seat,
+)
 from games.rules import catalog
 from games.rules.protocol import Event, GameState
 from games.rules.shuffle import seed_commitment
@@ -221,9 +230,15 @@ def player_summary(*, player: Player) -> dict[str, Any]:
     return {
         "id": player.user.pk,
         "username": player.user.get_username(),
-        "rating": {"mu": player.rating_mu, "sigma": player.rating_sigma},
+        "rating": _shedding_rating(player.user_id),
         "matches": counts,
     }
+
+
+def _shedding_rating(user_id: int) -> dict[str, float]:
+    held = Rating.objects.filter(holder=ratings.user_holder(user_id), game=Match.Game.SHEDDING)
+    rating = held.first() or ratings.initial_rating()
+    return {"mu": rating.mu, "sigma": rating.sigma}
 
 
 def challenge_list(*, user: User, status: str | None = None) -> QuerySet[Challenge]:

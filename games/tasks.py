@@ -60,6 +60,33 @@ def sweep_stalled_matches() -> int:
     )
 
 
+@shared_task(**RETRY_ON_DATABASE_FAULTS)
+def replay_ratings(game: str) -> int:
+    """Rate the pending results of ``game`` in batches, one transaction and one task each.
+
+    Returns the number of batches run (0 when nothing was pending: the work was done already).
+    """
+    if settings.CELERY_TASK_ALWAYS_EAGER:  # no worker to hog; re-publishing would nest calls
+        batches = 1
+        while services.ratings_replay_step(game=game):
+            batches += 1
+        return batches
+    if services.ratings_replay_step(game=game):
+        publish(replay_ratings, game)
+    return 1
+
+
+@shared_task
+def sweep_ratings() -> int:
+    """Publish again the rating replay of every game whose pending results show no progress (its
+    task was lost, its worker died mid-way). Run every few seconds by ``celery beat``."""
+    quiet = timedelta(seconds=settings.SWEEP_STALL_SECONDS)
+    return sum(
+        republish_stalled(replay_ratings, game, stalled_as=f"ratings:{game}")
+        for game in services.games_to_replay(quiet_for=quiet)
+    )
+
+
 @shared_task
 def expire_challenges() -> int:
     """End the pending challenges whose time is up (``challenge_expired`` to everyone in them).

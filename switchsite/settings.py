@@ -208,6 +208,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "tournaments.tasks.sweep_unscored_tables",
         "schedule": SWEEP_INTERVAL_SECONDS,
     },
+    "sweep-ratings": {
+        "task": "games.tasks.sweep_ratings",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+    },
     "expire-challenges": {
         "task": "games.tasks.expire_challenges",
         "schedule": SWEEP_INTERVAL_SECONDS,

@@ -3,7 +3,8 @@
 Models are thin (constraints in ``Meta``, no logic in ``save()``): the rules live in the pure
 core (``tournaments/core/``), writes in ``services/``, reads in ``selectors.py``. Standings are not stored: they are computed from the score lines, so a corrected
 line changes them at once; what is stored is only what cannot be recomputed (who sat where, the
-seeds of the draws) or what is expensive and history-dependent (ratings, via ``RatedGame``).
+seeds of the draws). Ratings are the games app's (``games.models.Rating``): a table's results are
+rated there, each entry as its :attr:`Entry.rating_holder`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from games import ratings
 from tournaments.core.scoring import ByePolicy, Scoring
 from tournaments.core.seating import SeatingMode
 
@@ -94,7 +96,7 @@ class Entry(models.Model):
 
     ``joined_round`` is the first round the entry may be seated in (a late entry joins the round
     after the one being played); ``withdrawn_after`` the number of rounds seated before it left.
-    Guests and bots carry their own rating (players' live on their game profile).
+    A player's rating is theirs in every game; a guest or a bot entrant has one of its own.
     """
 
     class Kind(models.TextChoices):
@@ -114,8 +116,6 @@ class Entry(models.Model):
     name = models.CharField(max_length=150)
     joined_round = models.PositiveSmallIntegerField(default=1)
     withdrawn_after = models.PositiveSmallIntegerField(null=True, blank=True)
-    rating_mu = models.FloatField(null=True, blank=True)
-    rating_sigma = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -145,6 +145,11 @@ class Entry(models.Model):
     @property
     def is_active(self) -> bool:
         return self.withdrawn_after is None
+
+    @property
+    def rating_holder(self) -> str:
+        """Whose rating this entry plays for: the player's own, else one of the entry's."""
+        return ratings.user_holder(self.player_id) if self.player_id else f"entry:{self.pk}"
 
     @property
     def kind(self) -> Entry.Kind:
@@ -289,25 +294,3 @@ class ScoreLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry}: {self.points} in deal {self.deal} of {self.table}"
-
-
-class RatedGame(models.Model):
-    """One rating update: a table's whole result (``hand`` 0), or for Abbott one hand, whose
-    alliance makes the teams. Unique per table and hand, so a rating is updated once; the rows are
-    replayed in date order when a correction changes a result.
-
-    ``teams`` lists entry ids per team; ``ranks`` each team's place (1 best, ties share).
-    """
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rated_games")
-    hand = models.PositiveSmallIntegerField(default=0)
-    teams = models.JSONField()
-    ranks = models.JSONField()
-    played_at = models.DateTimeField()
-
-    class Meta:
-        ordering = ("played_at", "table", "hand")
-        constraints = (models.UniqueConstraint(fields=["table", "hand"], name="rated_game_once"),)
-
-    def __str__(self) -> str:
-        return f"rating update for {self.table} hand {self.hand}"

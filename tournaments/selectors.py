@@ -18,9 +18,11 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils.text import slugify
 
+from games import ratings
+from games.models import Rating
 from games.rules import catalog
 from tournaments import errors
-from tournaments.core import ratings, results
+from tournaments.core import results
 from tournaments.core.scoring import Bye as ByeResult
 from tournaments.core.scoring import Scoring, StandingRow, TableResult, standings
 from tournaments.models import (
@@ -334,14 +336,18 @@ def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
 def standings_table(*, tournament: Tournament) -> Standings:
     """The standings as the API, the CSV export and the pages show them (the API guide)."""
     inputs = _standings_inputs(tournament)
+    holders = {pk: entry.rating_holder for pk, entry in inputs.entries.items()}
+    held = {
+        holder: ratings.Rating(mu=mu, sigma=sigma)
+        for holder, mu, sigma in Rating.objects.filter(
+            game=catalog.find_ruleset(tournament.ruleset).game, holder__in=holders.values()
+        ).values_list("holder", "mu", "sigma")
+    }
     fresh = ratings.initial_rating()
     rows, history = [], {}
     for row in inputs.rows:
         entry = inputs.entries[row.entry]
-        holder = getattr(entry.player, "player", None) if entry.player else entry
-        mu, sigma = fresh.mu, fresh.sigma
-        if holder is not None and holder.rating_mu is not None and holder.rating_sigma is not None:
-            mu, sigma = holder.rating_mu, holder.rating_sigma
+        rating = held.get(holders[row.entry], fresh)
         rows.append(
             {
                 "rank": row.rank,
@@ -355,7 +361,7 @@ def standings_table(*, tournament: Tournament) -> Standings:
                 "byes": row.byes,
                 "withdrawn": not entry.is_active,
                 "tiebreaks": row.tiebreaks,
-                "rating": ratings.conservative_rating(mu, sigma),
+                "rating": rating.ordinal,
                 "round_points": {number: row.round_points.get(number) for number in inputs.rounds},
             }
         )
@@ -418,13 +424,9 @@ class _Inputs:
 
 
 def _standings_inputs(tournament: Tournament) -> _Inputs:
-    """Five queries: entries (with ratings), recorded tables, their seats, summed lines, byes."""
-    entries = {
-        e.pk: e
-        for e in Entry.objects.filter(tournament=tournament)
-        .select_related("player__player")
-        .order_by("pk")
-    }
+    """Five queries: entries, recorded tables, their seats, summed lines, byes (and the
+    standings a sixth: the ratings)."""
+    entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament).order_by("pk")}
     tables = {
         pk: (number, outcome == Table.Outcome.FORFEITED)
         for pk, number, outcome in Table.objects.filter(

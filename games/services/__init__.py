@@ -5,6 +5,7 @@
 - :mod:`~games.services.matches` — creating, joining and starting matches, moves, bots, turn
   clocks, resigning and abandoning;
 - :mod:`~games.services.challenges` — invitations that become matches;
+- :mod:`~games.services.ratings` — rated results and their replay in date order;
 - :mod:`~games.services.pipeline` — the one pipeline every change of a match ends in (an optimistic
   write, retried by one policy), and :mod:`~games.services.decision`, the pure step that decides
   what an advance does (status, clock, seeds, the next deal, who hears what, bots to wake).
@@ -43,6 +44,11 @@ from games.services.players import (
     token_obtain,
     tokens_revoke,
 )
+from games.services.ratings import (
+    games_to_replay,
+    rated_results_write,
+    ratings_replay_step,
+)
 from games.services.tokens import seat_token_create, token_create, token_revoke
 
 __all__ = [
@@ -58,6 +64,7 @@ __all__ = [
     "challenge_create",
     "challenge_decline",
     "challenges_expire",
+    "games_to_replay",
     "match_abandon",
     "match_create",
     "match_join",
@@ -67,6 +74,8 @@ __all__ = [
     "player_notify",
     "player_profile",
     "player_register",
+    "rated_results_write",
+    "ratings_replay_step",
     "seat_token_create",
     "stalled_matches",
     "token_create",

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Match
+from games.models import Match, RatedResult
 from tournaments.models import Round, ScoreLine, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,6 +39,14 @@ def wait_for_status(tournament_id: int, status: str, timeout: float = 40.0) -> N
         time.sleep(0.1)
 
 
+def wait_for_ratings(timeout: float = 40.0) -> None:
+    """Until the worker has rated every table (the ratings' own task, after the scoring)."""
+    deadline = time.monotonic() + timeout
+    while RatedResult.objects.filter(applied=False).exists():
+        assert time.monotonic() < deadline, "timed out waiting for the ratings"
+        time.sleep(0.1)
+
+
 def test_a_whole_bot_tournament_to_final_standings(bot_worker, staff, alice, admin_client):
     body = {
         "name": "Bot night",
@@ -58,6 +66,7 @@ def test_a_whole_bot_tournament_to_final_standings(bot_worker, staff, alice, adm
     wait_for_status(tournament_id, Tournament.Status.ROUND_COMPLETE)
     assert staff.post(f"{path}/next-round/").status_code == 200
     wait_for_status(tournament_id, Tournament.Status.FINISHED)
+    wait_for_ratings()
 
     detail = alice.get(f"{path}/").json()
     assert detail["status"] == "finished"

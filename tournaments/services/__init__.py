@@ -1,21 +1,20 @@
 """Every write of the tournament service.
 
 Each public function is one transaction that locks the tournament row (``select_for_update``)
-first — table results, seating and corrections of one event therefore queue behind each other, and
-locks on players' ratings are always taken after it, in id order. Functions raise a
+first — table results, seating and corrections of one event therefore queue behind each other
+(ratings take no lock here: a table's rated results are replayed by a games task). Functions raise a
 :class:`~switchsite.problems.ServiceError` and write nothing when a rule forbids the change.
 
 The flow of a round: :func:`round_draft` seats it (the organiser may then edit the tables in the
 admin), :func:`round_publish` checks the seating and, online, creates and starts one match per
 table; the API's ``start/`` and ``next-round/`` do both at once. When a table's match ends,
-:func:`table_result_record` (run by a task) writes its score lines and rating updates; offline
+:func:`table_result_record` (run by a task) writes its score lines and rated results; offline
 tables (real cards), and online tables the desk adjudicates, get theirs from
 :func:`table_result_enter`. The round closes once every table is in. Standings are computed from
 the score lines when read.
 
 One module per thing written: the event (``tournaments``), its ``entries``, ``rounds``, table
-results (``table_results``) and the ratings they update (``rating_updates``); this package's
-namespace is the services' one door.
+results (``table_results``); this package's namespace is the services' one door.
 """
 
 from tournaments.services.entries import Entrant, entries_register, entry_register, entry_withdraw

@@ -11,18 +11,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import services as game_services
-from games.models import Match
-from games.rules import protocol
+from games.models import Match, RatedResult
+from games.rules import catalog, protocol
 from switchsite.tasks import publish_after_commit
 from tournaments import errors, selectors
 from tournaments.core import results
 from tournaments.core.scoring import Scoring
-from tournaments.models import RatedGame, ResultEntry, Round, ScoreLine, Table, Tournament
+from tournaments.models import Entry, ResultEntry, Round, ScoreLine, Table, Tournament
 from tournaments.services.common import locked_tournament, require_staff
-from tournaments.services.rating_updates import ratings_apply, ratings_replay
 
 ENDED = (Match.Status.FINISHED, Match.Status.ABANDONED)
-WHOLE_TABLE = 0  # RatedGame.hand of a table rated as a whole
+WHOLE_TABLE = 0  # the "hand" of a table rated as a whole
 
 
 def table_result_record(*, match_id: int) -> bool:
@@ -77,7 +76,8 @@ def table_result_enter(
     """The desk's result of one table: checked against the table and the tournament's format,
     then scored exactly as a played match. An online table still playing is adjudicated: its
     match is abandoned. A table with a result already needs ``replace`` (a correction); every
-    version is kept (:class:`ResultEntry`) and ratings are replayed after commit.
+    version is kept (:class:`ResultEntry`), and ratings are replayed from the table onwards in the
+    background.
     """
     from tournaments import tasks  # tasks import this module
 
@@ -117,9 +117,9 @@ def table_result_enter(
 def standings_recompute(*, tournament_id: int) -> None:
     """The full recompute (after a correction, or a lost task).
 
-    Records every ended match whose table is not recorded yet, then replays every rating update of
-    the service in date order, because a rating depends on the whole history before it. Standings
-    themselves are computed from the score lines when read, so they are right at once.
+    Records every ended match whose table is not recorded yet. Standings themselves are computed
+    from the score lines when read, so they are right at once; ratings are replayed by their own
+    task (``games.tasks.replay_ratings``).
     """
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
@@ -129,7 +129,6 @@ def standings_recompute(*, tournament_id: int) -> None:
         for table in tables:
             _record_played(tournament, table)
             _close_round_if_done(tournament, table.round)
-        ratings_replay()
 
 
 def _record_played(tournament: Tournament, table: Table) -> None:
@@ -153,8 +152,9 @@ def _table_write(
 ) -> bool:
     """Write a table's score lines and rating updates from its deals (or hands), in seat order.
 
-    Returns whether rating updates were replaced — ratings must then be replayed; new ones are
-    applied at once, and a rerun of the same result leaves the ratings alone.
+    The rated results are written once per table (a rerun of the same result leaves the ratings
+    alone); a result the desk enters over them replaces them, and the ratings are replayed from
+    the table onwards. Returns whether they were replaced.
     """
     seats = list(table.seats.order_by("seat").values_list("entry_id", flat=True))
     points = [results.hand_points(Scoring(tournament.scoring), hand) for hand in hands]
@@ -170,23 +170,24 @@ def _table_write(
         for hand, scored in zip(hands, points, strict=True)
         for seat, entry in enumerate(seats)
     )
-    earlier = list(table.rated_games.all())
-    rewritten = bool(earlier) and outcome == Table.Outcome.ENTERED
-    if not earlier or rewritten:
-        played_at = min((game.played_at for game in earlier), default=None)
-        table.rated_games.all().delete()
-        created = RatedGame.objects.bulk_create(
-            RatedGame(
-                table=table,
-                hand=hand,
-                teams=teams,
-                ranks=_team_ranks(teams, scored),
-                played_at=played_at or timezone.now(),
-            )
-            for hand, teams, scored in _rated_games(tournament, hands, points, seats)
+    source = f"table:{table.pk}:"
+    earlier = RatedResult.objects.filter(source__startswith=source).order_by("played_at").first()
+    rewritten = earlier is not None and outcome == Table.Outcome.ENTERED
+    if earlier is None or rewritten:
+        holders = {e.pk: e.rating_holder for e in Entry.objects.filter(pk__in=seats)}
+        game_services.rated_results_write(
+            game=catalog.find_ruleset(tournament.ruleset).game,
+            results=[
+                (
+                    f"{source}{hand}",
+                    [[holders[entry] for entry in team] for team in teams],
+                    _team_ranks(teams, scored),
+                )
+                for hand, teams, scored in _rated_games(tournament, hands, points, seats)
+            ],
+            played_at=earlier.played_at if earlier else timezone.now(),
+            replacing=source if rewritten else None,
         )
-        if not rewritten:  # a rewritten history is replayed whole, after commit
-            ratings_apply(created)
     table.outcome = outcome
     table.recorded_at = table.recorded_at or timezone.now()
     table.save(update_fields=["outcome", "recorded_at"])
@@ -199,7 +200,7 @@ def _rated_games(
     points: Sequence[Sequence[int]],
     seats: Sequence[int],
 ) -> list[tuple[int, list[list[int]], dict[int, int]]]:
-    """(hand, teams of entry ids, points by entry) per rating update: Abbott is rated hand by hand,
+    """(hand, teams of entry ids, points by entry) per rated result: Abbott is rated hand by hand,
     each hand's alliance a team; a shedding table as a whole on its total points."""
     if tournament.scoring == Scoring.ABBOTT:
         return [

@@ -1,9 +1,9 @@
 """Player ratings: a thin wrapper over openskill's Plackett-Luce model.
 
-One rating per player id, updated once per finished match. Each match is a list of teams — one
-player per team, except Abbott's Switch alliances, which are two-player teams — and each team's
-finishing rank (1 is first; equal ranks are a tie). After a correction the ratings are recomputed
-from scratch by replaying every match in date order, because a rating depends on the whole history.
+One rating per holder (a player, a server bot strategy, a tournament entry), updated once per
+finished match. Each match is a list of teams — one player per team, except Abbott's Switch alliances, which are two-player teams — and each team's
+finishing rank (1 is first; equal ranks are a tie). A rating depends on the whole history before
+it, so matches are rated in date order (the service replays them from a corrected result onwards).
 
 :func:`conservative_rating` (``mu − 3·sigma``, openskill's "ordinal") is the one number shown and
 sorted by, wherever a rating appears.
@@ -11,12 +11,12 @@ sorted by, wherever a rating appears.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-PlayerId = Hashable
+PlayerId = str  # a rating holder: "user:<id>", "bot:<strategy>", "entry:<id>"
 
 MODEL = PlackettLuce()
 
@@ -53,6 +53,21 @@ class RatedMatch:
             raise ValueError("a team has no players")
 
 
+def user_holder(user_id: int) -> str:
+    """Who holds a player's rating (see ``games.models.Rating``)."""
+    return f"user:{user_id}"
+
+
+def bot_holder(strategy: str) -> str:
+    """Who holds a server bot's rating: the player ``bot:<strategy>``."""
+    return f"bot:{strategy}"
+
+
+def holder_user(holder: str) -> int | None:
+    """The user id of a player's holder; None for any other holder."""
+    return int(holder.removeprefix("user:")) if holder.startswith("user:") else None
+
+
 def initial_rating() -> Rating:
     return _plain(MODEL.rating())
 
@@ -77,14 +92,6 @@ def rate_match(match: RatedMatch, ratings: Mapping[PlayerId, Rating]) -> dict[Pl
         for team, new_team in zip(match.teams, updated, strict=True)
         for player, rating in zip(team, new_team, strict=True)
     }
-
-
-def recompute_ratings(matches: Iterable[RatedMatch]) -> dict[PlayerId, Rating]:
-    """Every player's rating after replaying ``matches``, which must be in date order."""
-    ratings: dict[PlayerId, Rating] = {}
-    for match in matches:
-        ratings.update(rate_match(match, ratings))
-    return ratings
 
 
 def _plain(rating: PlackettLuceRating) -> Rating:

@@ -1,15 +1,14 @@
-"""Ratings: openskill's Plackett-Luce with ties and Abbott alliances, and date-ordered recomputes."""
+"""Ratings: openskill's Plackett-Luce with ties and Abbott alliances."""
 
 from collections.abc import Hashable
 
 import pytest
 
-from tournaments.core.ratings import (
+from games.ratings import (
     RatedMatch,
     Rating,
     initial_rating,
     rate_match,
-    recompute_ratings,
 )
 
 
@@ -56,22 +55,6 @@ def test_existing_ratings_are_the_starting_point():
 def test_a_match_of_one_team_changes_nothing():
     before: dict[Hashable, Rating] = {"ann": Rating(mu=30.0, sigma=5.0)}
     assert rate_match(RatedMatch(teams=[["ann"]], ranks=[1]), before) == before
-
-
-def test_recompute_replays_matches_in_the_given_order():
-    first = RatedMatch(teams=[["ann"], ["bob"]], ranks=[1, 2])
-    second = RatedMatch(teams=[["bob"], ["cat"]], ranks=[1, 2])
-    step_by_step = rate_match(first, {})
-    step_by_step.update(rate_match(second, step_by_step))
-    assert recompute_ratings([first, second]) == step_by_step
-    assert recompute_ratings([second, first]) != step_by_step
-
-
-def test_a_corrected_result_is_reflected_after_recompute():
-    wrong = [RatedMatch(teams=[["ann"], ["bob"]], ranks=[1, 2])]
-    corrected = [RatedMatch(teams=[["ann"], ["bob"]], ranks=[2, 1])]
-    assert recompute_ratings(wrong)["ann"].mu > 25
-    assert recompute_ratings(corrected)["ann"].mu < 25
 
 
 @pytest.mark.parametrize(
