@@ -1,7 +1,5 @@
 """Ratings: openskill's Plackett-Luce with ties and Abbott alliances."""
 
-from collections.abc import Hashable
-
 import pytest
 
 from games.ratings import (
@@ -53,7 +51,7 @@ def test_existing_ratings_are_the_starting_point():
 
 
 def test_a_match_of_one_team_changes_nothing():
-    before: dict[Hashable, Rating] = {"ann": Rating(mu=30.0, sigma=5.0)}
+    before: dict[str, Rating] = {"ann": Rating(mu=30.0, sigma=5.0)}
     assert rate_match(RatedMatch(teams=[["ann"]], ranks=[1]), before) == before
 
 
