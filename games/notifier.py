@@ -34,8 +34,9 @@ logger = logging.getLogger(__name__)
 
 # The channel the event-table triggers notify; payloads are "m:<match ids>" or "f:<user ids>" (the
 # feeds' owners), comma-separated, or "m:*" / "f:*" when the ids would not fit in one notification.
+# "t:<tournament id>" is sent by the tournament service (:func:`wake_on_commit`).
 CHANNEL = "switch_events"
-MATCH, FEED = "m", "f"
+MATCH, FEED, TOURNAMENT = "m", "f", "t"
 
 # The listening connection's reconnection backoff (seconds), and TCP keep-alives so that a database
 # machine that vanished without closing the connection is noticed within about a minute.
@@ -56,6 +57,10 @@ def match_topic(match_id: int) -> Topic:
 
 def feed_topic(user_id: int) -> Topic:
     return (FEED, user_id)
+
+
+def tournament_topic(tournament_id: int) -> Topic:
+    return (TOURNAMENT, tournament_id)
 
 
 class Subscription:
@@ -237,6 +242,18 @@ def notify_on_commit(*, match_ids: Iterable[int] = (), feed_user_ids: Iterable[i
         return
     topics = [match_topic(i) for i in match_ids] + [feed_topic(i) for i in feed_user_ids]
     transaction.on_commit(lambda: hub.wake(topics))
+
+
+def wake_on_commit(topic: Topic) -> None:
+    """Wake the waiters of ``topic`` in every process when the current transaction commits, for
+    writes that no event-table trigger sees: on PostgreSQL a ``NOTIFY`` sent now (delivered at
+    commit, dropped at rollback); elsewhere this process's waiters, at commit."""
+    kind, key = topic
+    if uses_postgresql():
+        with connections["default"].cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{kind}:{key}"])
+        return
+    transaction.on_commit(lambda: hub.wake([topic]))
 
 
 async def start(timeout: float = 5) -> None:

@@ -89,3 +89,15 @@ class InvalidResult(ServiceError):
 
 class ResultRecorded(ServiceError):
     status, code = 409, "result_recorded"
+
+
+class RoundNotFound(ServiceError):
+    status, code = 404, "not_found"
+
+
+class ClockNotRunning(ServiceError):
+    status, code = 409, "clock_not_running"
+
+
+class ClockNotPaused(ServiceError):
+    status, code = 409, "clock_not_paused"

@@ -64,6 +64,8 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Counts the writes that changed what the pages show: the live pages' cursor (tournaments.live).
+    revision = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         ordering = ("-created_at", "-pk")
@@ -177,6 +179,10 @@ class Round(models.Model):
     repeat_lower_bound = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
+    # The round clock: running, it ends at ``clock_ends_at``; paused, ``clock_paused_remaining``
+    # is what is left; never started, both are empty.
+    clock_ends_at = models.DateTimeField(null=True, blank=True)
+    clock_paused_remaining = models.DurationField(null=True, blank=True)
 
     class Meta:
         ordering = ("tournament", "number")

@@ -210,11 +210,21 @@ def _round_summary(
         "repeats": played.repeats,
         "repeat_lower_bound": played.repeat_lower_bound,
         "published_at": played.published_at.isoformat() if played.published_at else None,
+        "clock": round_clock(played),
         "tables": [
             _table_summary(table, seats_by_table[table.pk], entries, outcomes, play)
             for table in played.tables.all()
         ],
         "byes": [_seated(entries[bye.entry_id]) for bye in played.byes.all()],
+    }
+
+
+def round_clock(played: Round) -> dict[str, Any]:
+    """The round clock as the API shows it: when it ends (running) or the seconds left (paused)."""
+    remaining = played.clock_paused_remaining
+    return {
+        "ends_at": played.clock_ends_at.isoformat() if played.clock_ends_at else None,
+        "paused_remaining": remaining.total_seconds() if remaining is not None else None,
     }
 
 

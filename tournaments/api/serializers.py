@@ -8,6 +8,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from switchsite.api.schema import page_of
+from tournaments.core.clock import MAX_MINUTES
 from tournaments.core.scoring import ByePolicy, Scoring
 from tournaments.core.seating import SeatingMode
 from tournaments.models import Entry, Round, Table, Tournament
@@ -209,6 +210,30 @@ class TableSerializer(serializers.Serializer):
     result = TableResultOutSerializer(allow_null=True)
 
 
+class ClockSerializer(serializers.Serializer):
+    ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the running clock reaches zero; null unless running."
+    )
+    paused_remaining = serializers.FloatField(
+        allow_null=True, help_text="Seconds left on a paused clock; null unless paused."
+    )
+
+
+class ClockRequestSerializer(serializers.Serializer):
+    """Exactly one of ``minutes`` (start, or restart), ``pause`` or ``resume``."""
+
+    minutes = serializers.IntegerField(min_value=1, max_value=MAX_MINUTES, required=False)
+    pause = serializers.BooleanField(required=False)
+    resume = serializers.BooleanField(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        asked = [name for name in ("minutes", "pause", "resume") if attrs.get(name, False)]
+        if len(asked) != 1:
+            message = 'Send one of "minutes", "pause": true or "resume": true.'
+            raise serializers.ValidationError(message)
+        return attrs
+
+
 class RoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Round.Status.choices)
@@ -218,6 +243,7 @@ class RoundSerializer(serializers.Serializer):
         help_text="The fewest repeats any seating could have."
     )
     published_at = serializers.DateTimeField(allow_null=True)
+    clock = ClockSerializer(help_text="The round clock (both null: never started).")
     tables = TableSerializer(many=True)
     byes = SeatedSerializer(many=True)
 

@@ -35,6 +35,11 @@ urlpatterns = [
         name="tournament-table-result",
     ),
     path(
+        "tournaments/<id:tournament_id>/rounds/<id:round_number>/clock/",
+        views.RoundClockView.as_view(),
+        name="tournament-round-clock",
+    ),
+    path(
         "tournaments/<id:tournament_id>/standings/",
         views.TournamentStandingsView.as_view(),
         name="tournament-standings",

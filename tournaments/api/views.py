@@ -175,6 +175,30 @@ class TableResultView(APIView):
         return Response(selectors.table_detail(table=table))
 
 
+class RoundClockView(APIView):
+    @extend_schema(
+        request=s.ClockRequestSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.RoundSerializer, **problems(400, 401, 403, 404, 409)},
+        summary="Start, pause or resume a round's clock (staff)",
+    )
+    @idempotent
+    def post(
+        self, request: AuthenticatedRequest, tournament_id: int, round_number: int
+    ) -> Response:
+        data = parsed(s.ClockRequestSerializer, request.data)
+        services.round_clock(
+            tournament_id=tournament_id,
+            round_number=round_number,
+            user=request.user,
+            minutes=data.get("minutes"),
+            pause=data.get("pause", False),
+            resume=data.get("resume", False),
+        )
+        rounds = detail(request, tournament_id)["rounds"]
+        return Response(next(r for r in rounds if r["number"] == round_number))
+
+
 class StandingsCSVRenderer(BaseRenderer):
     """``?format=csv``: the view's CSV text as it is; a problem document as JSON."""
 

@@ -17,6 +17,7 @@ One module per thing written: the event (``tournaments``), its ``entries``, ``ro
 results (``table_results``); this package's namespace is the services' one door.
 """
 
+from tournaments.services.clock import round_clock
 from tournaments.services.entries import Entrant, entries_register, entry_register, entry_withdraw
 from tournaments.services.rounds import (
     round_draft,
@@ -38,6 +39,7 @@ __all__ = [
     "entries_register",
     "entry_register",
     "entry_withdraw",
+    "round_clock",
     "round_draft",
     "round_edit",
     "round_next",

@@ -8,7 +8,7 @@ from collections import defaultdict
 from django.contrib.auth.models import User
 
 from games.rules import catalog
-from tournaments import errors
+from tournaments import errors, live
 from tournaments.core import meetings, seating
 from tournaments.models import Bye, Round, TableSeat, Tournament
 
@@ -21,10 +21,14 @@ def require_staff(user: User, doing: str) -> None:
 
 
 def locked_tournament(tournament_id: int) -> Tournament:
+    """The tournament row, locked for this write's transaction. Every write starts here, so the
+    tournament's live pages are told of it at commit (``tournaments.live``)."""
     try:
-        return Tournament.objects.select_for_update().get(pk=tournament_id)
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
         raise errors.TournamentNotFound(f"There is no tournament {tournament_id}.") from None
+    live.changed(tournament)
+    return tournament
 
 
 def rounds_played(tournament: Tournament) -> int:

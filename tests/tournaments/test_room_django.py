@@ -1,0 +1,105 @@
+"""The room of a club night: the round clock, and the live pages' revision that wakes them."""
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from tests.api.conftest import assert_problem
+from tests.tournaments.test_club_night_django import french_deal, offline_event, seated_names
+from tournaments import live
+from tournaments.core.clock import ClockError, RoundClock
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+NOON = datetime(2026, 11, 25, 12, 0)
+
+
+def test_the_pure_clock_starts_pauses_and_resumes_to_the_same_end():
+    clock = RoundClock().start(NOON, 40)
+    assert clock.ends_at == NOON + timedelta(minutes=40)
+
+    paused = clock.pause(NOON + timedelta(minutes=10))
+    assert paused.ends_at is None
+    assert paused.paused_remaining == timedelta(minutes=30)
+    assert paused.remaining(NOON + timedelta(hours=5)) == timedelta(minutes=30)
+
+    resumed = paused.resume(NOON + timedelta(minutes=15))
+    assert resumed.ends_at == NOON + timedelta(minutes=45)
+    assert resumed.remaining(NOON + timedelta(hours=1)) == timedelta(0)
+
+
+@pytest.mark.parametrize(
+    ("clock", "action"),
+    [
+        (RoundClock(), lambda c: c.pause(NOON)),
+        (RoundClock(), lambda c: c.resume(NOON)),
+        (RoundClock().start(NOON, 5), lambda c: c.resume(NOON)),
+        (RoundClock(), lambda c: c.start(NOON, 0)),
+    ],
+)
+def test_the_pure_clock_refuses_what_its_state_does_not_allow(clock, action):
+    with pytest.raises(ClockError):
+        action(clock)
+
+
+def test_the_desk_starts_pauses_and_resumes_the_round_clock(staff):
+    path = offline_event(staff)
+    clock_path = f"{path}/rounds/1/clock/"
+    assert staff.get(f"{path}/").json()["rounds"][0]["clock"] == {
+        "ends_at": None,
+        "paused_remaining": None,
+    }
+
+    started = staff.post(clock_path, {"minutes": 40})
+    assert started.status_code == 200
+    ends_at = datetime.fromisoformat(started.json()["clock"]["ends_at"])
+    published = datetime.fromisoformat(started.json()["published_at"])
+    assert timedelta(minutes=39) < ends_at - published < timedelta(minutes=41)
+
+    paused = staff.post(clock_path, {"pause": True}).json()["clock"]
+    assert paused["ends_at"] is None
+    assert 39 * 60 < paused["paused_remaining"] <= 40 * 60
+
+    resumed = staff.post(clock_path, {"resume": True}).json()["clock"]
+    assert resumed["paused_remaining"] is None
+    assert staff.get(f"{path}/").json()["rounds"][0]["clock"] == resumed
+
+
+def test_the_clock_refuses_bad_requests_with_clear_codes(staff, alice):
+    path = offline_event(staff)
+    clock_path = f"{path}/rounds/1/clock/"
+
+    for body in (
+        {},
+        {"minutes": 0},
+        {"minutes": 601},
+        {"minutes": 40, "pause": True},
+        {"pause": False},
+    ):
+        assert_problem(staff.post(clock_path, body), 400, "invalid")
+    assert_problem(staff.post(clock_path, {"minutes": 40, "colour": "red"}), 400, "invalid")
+    assert_problem(staff.post(clock_path, {"pause": True}), 409, "clock_not_running")
+    assert_problem(staff.post(clock_path, {"resume": True}), 409, "clock_not_paused")
+    assert_problem(staff.post(f"{path}/rounds/2/clock/", {"minutes": 40}), 404, "not_found")
+    assert_problem(alice.post(clock_path, {"minutes": 40}), 403, "staff_only")
+
+
+def test_every_write_counts_a_revision_and_the_stream_reports_it(staff):
+    path = offline_event(staff)
+    tournament = Tournament.objects.get(pk=int(path.rsplit("/", 1)[1]))
+    before = tournament.revision
+    assert live.revision_events(tournament.pk, before) == ([], False)
+
+    names = seated_names(staff, path)
+    result = {"deals": [french_deal(names[0], names)] * 2}
+    assert staff.post(f"{path}/rounds/1/tables/1/result/", result).status_code == 200
+    refused = staff.post(f"{path}/rounds/1/tables/1/result/", result)  # no replace: rolled back
+    assert refused.status_code == 409
+
+    tournament.refresh_from_db()
+    assert tournament.revision == before + 1
+    events, over = live.revision_events(tournament.pk, before)
+    assert events == [{"seq": before + 1, "type": "changed", "tournament": tournament.pk}]
+    assert not over
+    assert live.revision_events(tournament.pk + 1000, 0) == ([], True)

@@ -1,0 +1,52 @@
+"""Pages that update themselves: the public page and the projector screen.
+
+Every write of the tournament service locks the tournament row first
+(``services.common.locked_tournament``); that is where :func:`changed` counts one more
+``revision`` and wakes the tournament's waiters at commit (``games.notifier``: a ``NOTIFY`` on
+PostgreSQL, reaching every serving process). A rolled-back write counts nothing and wakes nobody.
+
+A page is rendered with its revision; its script opens :func:`stream` (Server-Sent Events) after
+that revision, and each ``changed`` event makes it fetch the page again and swap its live parts in
+place — no reload, no polling. The stream's cursor is the revision, so a reconnecting page
+(``Last-Event-ID``) misses nothing and a spurious wake-up sends nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from django.db.models import F
+
+from games import notifier
+from games.api import waiting
+from tournaments.models import Tournament
+
+
+def changed(tournament: Tournament) -> None:
+    """In a write's transaction, the tournament's row locked: its pages must show something new
+    after commit."""
+    Tournament.objects.filter(pk=tournament.pk).update(revision=F("revision") + 1)
+    tournament.revision += 1
+    notifier.wake_on_commit(notifier.tournament_topic(tournament.pk))
+
+
+def revision_events(tournament_id: int, after: int) -> tuple[list[dict[str, Any]], bool]:
+    """One ``changed`` event if the revision is past ``after``; over when the tournament is gone."""
+    revision = (
+        Tournament.objects.filter(pk=tournament_id).values_list("revision", flat=True).first()
+    )
+    if revision is None:
+        return [], True
+    if revision <= after:
+        return [], False
+    return [{"seq": revision, "type": "changed", "tournament": tournament_id}], False
+
+
+def stream(tournament_id: int, after: int) -> AsyncIterator[str]:
+    """The tournament's ``changed`` events as Server-Sent Events, from revision ``after`` on."""
+    return waiting.event_stream(
+        lambda cursor: revision_events(tournament_id, cursor),
+        [notifier.tournament_topic(tournament_id)],
+        after,
+    )

@@ -1,0 +1,46 @@
+"""The round clock, run from the desk: started for so many minutes, paused, resumed."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import errors
+from tournaments.core.clock import ClockError, RoundClock
+from tournaments.models import Round
+from tournaments.services.common import locked_tournament, require_staff
+
+
+def round_clock(
+    *,
+    tournament_id: int,
+    round_number: int,
+    user: User,
+    minutes: int | None = None,
+    pause: bool = False,
+    resume: bool = False,
+) -> Round:
+    """Start the clock of a published round for ``minutes`` (restarting it if need be), or pause
+    or resume it. Every screen counts down to the stored end, so they all agree."""
+    require_staff(user, "run the round clock")
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        played = tournament.rounds.filter(number=round_number, status__in=Round.PLAYED).first()
+        if played is None:
+            raise errors.RoundNotFound(f"Round {round_number} is not published.")
+        clock = RoundClock(played.clock_ends_at, played.clock_paused_remaining)
+        now = timezone.now()
+        try:
+            if minutes is not None:
+                clock = clock.start(now, minutes)
+            elif pause:
+                clock = clock.pause(now)
+            elif resume:
+                clock = clock.resume(now)
+        except ClockError as error:
+            refusal = errors.ClockNotRunning if pause else errors.ClockNotPaused
+            raise refusal(str(error)) from None
+        played.clock_ends_at, played.clock_paused_remaining = clock.ends_at, clock.paused_remaining
+        played.save(update_fields=["clock_ends_at", "clock_paused_remaining"])
+        return played
