@@ -293,3 +293,12 @@ def api_tokens(*, user: User) -> QuerySet[ApiToken]:
 def holds_seat(*, user: User, match_id: int) -> bool:
     """Whether the user holds a seat of the match (what a seat link may see and move)."""
     return Seat.objects.filter(match_id=match_id, player=user).exists()
+
+
+def seat_link_secrets(*, user_ids: Iterable[int]) -> dict[int, str]:
+    """The seat links' secrets of some guests' users, by user id."""
+    return dict(
+        ApiToken.objects.filter(user_id__in=list(user_ids))
+        .exclude(seat_secret="")
+        .values_list("user_id", "seat_secret")
+    )

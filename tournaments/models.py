@@ -118,6 +118,15 @@ class Entry(models.Model):
     name = models.CharField(max_length=150)
     joined_round = models.PositiveSmallIntegerField(default=1)
     withdrawn_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A guest of an online tournament holds its seats through a user of its own, with no password,
+    # reached only by the entry's seat link (tournaments.services.seat_links).
+    guest_user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="guest_entry",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 
 from games import ratings
+from games import selectors as game_selectors
 from games.models import Rating
 from games.rules import catalog
 from tournaments import errors
@@ -91,13 +92,21 @@ def public_tournament_get(*, tournament_id: int) -> Tournament:
 
 
 def tournament_detail(
-    *, tournament: Tournament, absolute: Callable[[str], str] = str
+    *, tournament: Tournament, absolute: Callable[[str], str] = str, seat_links: bool = False
 ) -> dict[str, Any]:
     """The event, its entries and its published rounds with their tables, seats and results.
 
-    ``absolute`` makes the public page's path a full URL (the request's ``build_absolute_uri``).
+    ``absolute`` makes the public page's path a full URL (the request's ``build_absolute_uri``);
+    with ``seat_links`` (for staff) each guest of an online tournament carries its ``play_url``.
     """
     entries = {e.pk: e for e in tournament.entries.select_related("player").order_by("pk")}
+    secrets = (
+        game_selectors.seat_link_secrets(
+            user_ids=[e.guest_user_id for e in entries.values() if e.guest_user_id is not None]
+        )
+        if seat_links
+        else {}
+    )
     rounds = list(
         tournament.rounds.filter(status__in=Round.PLAYED)
         .order_by("number")
@@ -127,7 +136,10 @@ def tournament_detail(
         "status": tournament.status,
         "created_by": tournament.created_by.get_username(),
         "created_at": tournament.created_at.isoformat(),
-        "entries": [_entry_summary(entry) for entry in entries.values()],
+        "entries": [
+            _entry_summary(entry, secrets.get(entry.guest_user_id or 0), absolute)
+            for entry in entries.values()
+        ],
         "rounds": [_round_summary(r, entries, outcomes, tournament.play) for r in rounds],
     }
 
@@ -181,7 +193,10 @@ def table_detail(*, table: Table) -> dict[str, Any]:
     return _table_summary(table, seats, entries, outcomes, tournament.play)
 
 
-def _entry_summary(entry: Entry) -> dict[str, Any]:
+def _entry_summary(
+    entry: Entry, seat_secret: str | None, absolute: Callable[[str], str]
+) -> dict[str, Any]:
+    play_url = reverse("play-seat", args=[seat_secret]) if seat_secret else None
     return {
         "id": entry.pk,
         "name": entry.name,
@@ -190,6 +205,7 @@ def _entry_summary(entry: Entry) -> dict[str, Any]:
         "bot": entry.bot_strategy or None,
         "joined_round": entry.joined_round,
         "withdrawn": not entry.is_active,
+        "play_url": absolute(play_url) if play_url else None,
     }
 
 

@@ -167,6 +167,11 @@ class EntrySerializer(serializers.Serializer):
     bot = serializers.CharField(allow_null=True)
     joined_round = serializers.IntegerField()
     withdrawn = serializers.BooleanField()
+    play_url = serializers.URLField(
+        allow_null=True,
+        help_text="Staff only: a guest's seat link in an online tournament (`/play/seat/<secret>/`), "
+        "which plays that entry's tables without an account. Null otherwise.",
+    )
 
 
 class SeatedSerializer(serializers.Serializer):

@@ -25,7 +25,11 @@ from tournaments.api import serializers as s
 def detail(request: Request, tournament_id: int) -> dict[str, Any]:
     """The tournament as it is now (re-read: tables played in-process after commit are included)."""
     tournament = selectors.tournament_get(tournament_id=tournament_id)
-    return selectors.tournament_detail(tournament=tournament, absolute=request.build_absolute_uri)
+    return selectors.tournament_detail(
+        tournament=tournament,
+        absolute=request.build_absolute_uri,
+        seat_links=request.user.is_staff,
+    )
 
 
 class TournamentListView(APIView):

@@ -14,7 +14,8 @@ tables (real cards), and online tables the desk adjudicates, get theirs from
 the score lines when read.
 
 One module per thing written: the event (``tournaments``), its ``entries``, ``rounds``, table
-results (``table_results``); this package's namespace is the services' one door.
+results (``table_results``) and the guests' seat links (``seat_links``); this package's namespace
+is the services' one door.
 """
 
 from tournaments.services.clock import round_clock

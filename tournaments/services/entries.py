@@ -16,6 +16,7 @@ from switchsite.problems import ServiceError
 from tournaments import errors
 from tournaments.models import Entry, Tournament
 from tournaments.services.common import locked_tournament, require_staff, rounds_played
+from tournaments.services.seat_links import guest_online
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,9 @@ def _entry_add(tournament: Tournament, user: User, entrant: Entrant) -> Entry:
     if entrant.guest is not None:
         require_staff(user, "enter a guest")
         display = _free_name(tournament, entrant.guest)
-        return Entry.objects.create(tournament=tournament, name=display, joined_round=next_round)
+        guest = Entry.objects.create(tournament=tournament, name=display, joined_round=next_round)
+        guest_online(guest, tournament)
+        return guest
     player = _entrant(user, entrant.player)
     entry = Entry.objects.filter(tournament=tournament, player=player).first()
     if entry is not None and entry.is_active:

@@ -25,6 +25,7 @@ from tournaments.services.common import (
     seating_history,
     table_bounds,
 )
+from tournaments.services.seat_links import seat_holder
 
 
 def tournament_start(*, tournament_id: int, user: User) -> Round:
@@ -174,7 +175,11 @@ def _publish(tournament: Tournament, *, organiser: User) -> Round:
     The draft is checked again: entries may have joined or withdrawn since it was seated.
     """
     drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first() or _draft(tournament)
-    tables = list(drafted.tables.prefetch_related("seats__entry__player").order_by("number"))
+    tables = list(
+        drafted.tables.prefetch_related(
+            "seats__entry__player", "seats__entry__guest_user"
+        ).order_by("number")
+    )
     members = [[seat.entry for seat in table.seats.all()] for table in tables]  # in seat order
     proposed = meetings.RoundSeating(
         tables=tuple(tuple(entry.pk for entry in seated) for seated in members),
@@ -187,9 +192,10 @@ def _publish(tournament: Tournament, *, organiser: User) -> Round:
             _table_match_start(tournament, seated, organiser=organiser) if online else None
         )
         for seat, entry in enumerate(seated):
-            if entry.player_id is not None:
+            holder = seat_holder(entry) if online else entry.player
+            if holder is not None:
                 game_services.player_notify(
-                    user_id=entry.player_id,
+                    user_id=holder.pk,
                     event_type="round_seated",
                     match=table.match,
                     data={
@@ -224,6 +230,6 @@ def _table_match_start(
         ],
         deals=tournament.deals_per_round or 1,
         target=tournament.target,
-        players=[entry.player for entry in seated],
+        players=[seat_holder(entry) for entry in seated],
     )
     return game_services.match_start(match_id=match.pk, user=organiser).match

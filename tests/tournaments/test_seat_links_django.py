@@ -1,0 +1,109 @@
+"""the API guide "Seat links": guests of an online tournament play their seat through a token of
+scope `seat` (the staff detail's `play_url`), which allows that seat's moves and views only."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.api.conftest import assert_problem
+from tests.tournaments.conftest import TOURNAMENT
+
+pytestmark = pytest.mark.django_db
+
+GUESTS = ("Chloé", "Dan")
+
+
+def seat_client(play_url: str) -> APIClient:
+    client = APIClient()
+    secret = play_url.rstrip("/").rsplit("/", 1)[1]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {secret}")
+    return client
+
+
+@pytest.fixture
+def started(staff, alice, bob) -> dict:
+    """An online tournament of two guests and two players at tables of two, round 1 started."""
+    body = {**TOURNAMENT, "table_size": 2, "rounds": 1, "deals_per_round": 1}
+    tournament_id = staff.post("/api/v1/tournaments/", body).json()["id"]
+    path = f"/api/v1/tournaments/{tournament_id}"
+    for client in (alice, bob):
+        assert client.post(f"{path}/register/").status_code == 200
+    for name in GUESTS:
+        assert staff.post(f"{path}/register/", {"guest": name}).status_code == 200
+    detail = staff.post(f"{path}/start/").json()
+    assert detail["status"] == "running", detail
+    return detail
+
+
+def tables_by_name(detail: dict) -> dict[str, int]:
+    """Each entrant's match in round 1."""
+    return {
+        seat["name"]: table["match"]
+        for table in detail["rounds"][0]["tables"]
+        for seat in table["seats"]
+    }
+
+
+def test_staff_see_a_seat_link_for_each_guest_and_nobody_else_does(staff, alice, started):
+    urls = {e["name"]: e["play_url"] for e in started["entries"]}
+
+    assert urls["alice"] is None
+    assert urls["bob"] is None
+    assert all(urls[name].startswith("http://testserver/play/seat/") for name in GUESTS)
+    assert urls["Chloé"] != urls["Dan"]
+    seen = alice.get(f"/api/v1/tournaments/{started['id']}/").json()["entries"]
+    assert all(entry["play_url"] is None for entry in seen)
+    page = staff.http.get(urls["Chloé"].removeprefix("http://testserver"))
+    assert page.status_code == 200
+
+
+def test_a_seat_link_views_and_moves_its_own_seat_only(started, alice, bob):
+    links = {e["name"]: seat_client(e["play_url"]) for e in started["entries"] if e["play_url"]}
+    matches = tables_by_name(started)
+    chloe, own = links["Chloé"], matches["Chloé"]
+    other = next(match for match in set(matches.values()) if match != own)
+
+    me = chloe.get("/api/v1/players/me/").json()
+    assert me["username"].startswith("Chloé")
+    feed = chloe.get("/api/v1/players/me/events/?after=0").json()["results"]
+    assert [(e["type"], e["match"]) for e in feed if e["type"] == "round_seated"] == [
+        ("round_seated", own)
+    ]
+    view = chloe.get(f"/api/v1/matches/{own}/").json()
+    assert view["status"] == "active"
+    assert view["you"]["seat"] is not None
+    assert chloe.get(f"/api/v1/matches/{own}/events/?after=0").status_code == 200
+
+    by_username = {"alice": alice.http, "bob": bob.http}
+    for link in links.values():
+        by_username[link.get("/api/v1/players/me/").json()["username"]] = link
+    while view["to_move"] != view["you"]["seat"]:  # the others at the table play first
+        mover = by_username[view["seats"][view["to_move"]]["player"]]
+        other_view = mover.get(f"/api/v1/matches/{own}/").json()
+        move = {**other_view["legal_moves"][0], "expected_version": other_view["version"]}
+        assert mover.post(f"/api/v1/matches/{own}/moves/", move, format="json").status_code == 201
+        view = chloe.get(f"/api/v1/matches/{own}/").json()
+    move = {**view["legal_moves"][0], "expected_version": view["version"]}
+    played = chloe.post(f"/api/v1/matches/{own}/moves/", move, format="json")
+    assert played.status_code == 201, played.content
+
+    for refused in (
+        chloe.get(f"/api/v1/matches/{other}/"),
+        chloe.get(f"/api/v1/matches/{other}/events/?after=0"),
+        chloe.post(f"/api/v1/matches/{other}/moves/", move, format="json"),
+        chloe.post(f"/api/v1/matches/{own}/resign/", {}, format="json"),
+        chloe.get("/api/v1/matches/"),
+        chloe.post("/api/v1/matches/", {"ruleset": "switch", "seats": 2}, format="json"),
+        chloe.get(f"/api/v1/tournaments/{started['id']}/"),
+        chloe.get("/api/v1/auth/tokens/"),
+    ):
+        assert_problem(refused, 403, "insufficient_scope")
+
+
+def test_guests_of_an_offline_tournament_get_no_user_and_no_link(staff):
+    body = {**TOURNAMENT, "play": "offline"}
+    tournament_id = staff.post("/api/v1/tournaments/", body).json()["id"]
+    path = f"/api/v1/tournaments/{tournament_id}"
+
+    entries = staff.post(f"{path}/register/", {"guest": "Chloé"}).json()["entries"]
+
+    assert entries[0]["play_url"] is None

@@ -1,0 +1,49 @@
+"""Seat links: how a guest (a name, no account) plays the tables of an online tournament.
+
+Server matches seat users, so a guest entry of an online tournament gets a user of its own: no
+password, no way to sign in, a username no registration can take (``Chloé (guest 12)``). Its only
+credential is a token of scope ``seat`` — the seat link ``/play/seat/<secret>`` the desk hands out —
+which allows that user's matches and feed and nothing else (switchsite.api.authentication).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+
+from games import services as game_services
+from games.models import Player
+from tournaments.models import Entry, Tournament
+
+SEAT_LINK_PATH = "/play/seat/{secret}/"
+
+
+def seat_holder(entry: Entry) -> User | None:
+    """Who holds the entry's seats in server matches: its player, a guest's own user (made, with
+    its seat link, on first need), nobody for a bot entrant."""
+    if entry.player is not None:
+        return entry.player
+    if entry.bot_strategy:
+        return None
+    if entry.guest_user is None:
+        entry.guest_user = _guest_user_create(entry)
+        entry.save(update_fields=["guest_user"])
+    return entry.guest_user
+
+
+def guest_online(entry: Entry, tournament: Tournament) -> None:
+    """Give a guest just entered in an online tournament its seat link at once (the desk shows it
+    before the first round)."""
+    if tournament.play == Tournament.Play.ONLINE:
+        seat_holder(entry)
+
+
+def _guest_user_create(entry: Entry) -> User:
+    # Registration allows letters, digits and @.+-_ only: the space and parentheses keep a guest's
+    # username apart from every player's.
+    suffix = f" (guest {entry.pk})"
+    username = entry.name[: 150 - len(suffix)] + suffix
+    user = get_user_model().objects.create_user(username=username, password=None)
+    Player.objects.create(user=user)
+    game_services.seat_token_create(user=user, name=f"seat link of {entry.name}"[:100])
+    return user
