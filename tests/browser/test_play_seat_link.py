@@ -45,6 +45,7 @@ def test_a_guest_plays_a_turn_from_the_seat_link(play_contexts: list[BrowserCont
     detail = selectors.tournament_detail(tournament=tournament, seat_links=True)
     play_url = next(e["play_url"] for e in detail["entries"] if e["name"] == "Chloé")
     match_id = Table.objects.get(round__tournament=tournament).match_id
+    assert match_id is not None
     alice_api = APIClient()
     alice_api.credentials(HTTP_AUTHORIZATION=f"Token {alice_token}")
 
