@@ -73,6 +73,18 @@ class StaleVersion(ServiceError):
     status, code = 409, "stale_version"
 
 
+class CursorExpired(ServiceError):
+    """The events after the client's cursor were removed by retention: it resumes from ``oldest``."""
+
+    status, code = 410, "cursor_expired"
+
+    def __init__(self, oldest: int) -> None:
+        super().__init__(
+            f"The events after this cursor are no longer kept; the oldest kept is {oldest}.",
+            oldest=oldest,
+        )
+
+
 class InvalidChallenge(ServiceError):
     status, code = 400, "invalid_challenge"
 

@@ -84,6 +84,12 @@ class Match(models.Model):
                 condition=models.Q(status="active"),
                 name="match_turn_deadline",
             ),
+            # The retention sweep's way to the matches whose events are due to be archived.
+            models.Index(
+                fields=["finished_at"],
+                condition=models.Q(finished_at__isnull=False),
+                name="match_finished_at",
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -233,6 +239,22 @@ class MatchEvent(models.Model):
         return f"#{self.seq} {self.type} (match {self.match_id})"
 
 
+class ArchivedLog(models.Model):
+    """A finished match's whole event log in one row, once its ``MatchEvent`` rows were removed
+    (``EVENT_RETENTION_DAYS`` after it ended): what its record and replay are built from. One
+    compressed value instead of a row and two index entries per event."""
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="archived_log"
+    )
+    # The events as the rows held them, oldest first: {"seq", "type", "seat", "data", "private", "at"}.
+    events = models.JSONField()
+    archived_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"archived log of match {self.match_id}"
+
+
 class FeedEvent(models.Model):
     """One entry of a player's personal feed (``your_turn``, ``match_started``, …), numbered per player."""
 
@@ -248,6 +270,14 @@ class FeedEvent(models.Model):
     class Meta:
         ordering = ["player", "seq"]
         constraints = [models.UniqueConstraint(fields=["player", "seq"], name="feed_unique_seq")]
+        indexes = [
+            # Entries of no match (challenges) are removed by age: the retention sweep's way to them.
+            models.Index(
+                fields=["created_at"],
+                condition=models.Q(match__isnull=True),
+                name="feed_matchless_created",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.type} for {self.player}"

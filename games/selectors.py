@@ -17,6 +17,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from games import errors, ratings
 from games._cached_sql import CachedSqlQuery
 from games.models import (
+    ArchivedLog,
     Challenge,
     FeedEvent,
     Invitation,
@@ -181,7 +182,40 @@ def match_events(
     reveal_all = match.status in REVEALED_STATUSES
     pending = MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")
     count = pending.count() if counted else None
-    return [event_as_seen(e, seat=seat, reveal_all=reveal_all) for e in pending[:limit]], count
+    page = list(pending[:limit])
+    cursor_check(after=after, first=page[0].seq if page else None, last=match.last_event_seq)
+    return [event_as_seen(e, seat=seat, reveal_all=reveal_all) for e in page], count
+
+
+def cursor_check(*, after: int, first: int | None, last: int) -> None:
+    """Raise ``CursorExpired`` when events after ``after`` are gone (retention removed them): the
+    first one found is not the next, or none is found though the log (or feed) goes to ``last``.
+    Costs no query: the caller has read the page and the counter already."""
+    if first is None:
+        if after < last:
+            raise errors.CursorExpired(oldest=last + 1)
+    elif first > after + 1:
+        raise errors.CursorExpired(oldest=first)
+
+
+def match_log(*, match: Match) -> list[dict[str, Any]]:
+    """The match's whole event log as stored, oldest first (``{"seq", "type", "seat", "data",
+    "private", "at"}``): its rows, or once retention removed them, its archived log. What a
+    record or a replay of the match is built from."""
+    archived = ArchivedLog.objects.filter(match=match).values_list("events", flat=True).first()
+    if archived is not None:
+        return list(archived)
+    return [
+        {
+            "seq": e.seq,
+            "type": e.type,
+            "seat": e.seat,
+            "data": e.data,
+            "private": e.private,
+            "at": e.created_at.isoformat(),
+        }
+        for e in MatchEvent.objects.filter(match=match).order_by("seq")
+    ]
 
 
 def match_events_now(
@@ -209,6 +243,8 @@ def feed_events(
     """The player's feed after ``after``, oldest first, and how many entries (if ``counted``)."""
     pending = FeedEvent.objects.filter(player=player, seq__gt=after).order_by("seq")
     count = pending.count() if counted else None
+    page = list(pending[:limit])
+    cursor_check(after=after, first=page[0].seq if page else None, last=player.feed_seq)
     return [
         {
             "seq": e.seq,
@@ -217,7 +253,7 @@ def feed_events(
             "match": e.match_id,
             "data": e.data,
         }
-        for e in pending[:limit]
+        for e in page
     ], count
 
 

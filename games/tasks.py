@@ -93,3 +93,15 @@ def expire_challenges() -> int:
     Run every few seconds by ``celery beat`` (or in-process without a broker); a run that was
     missed is made up by the next. Returns how many expired."""
     return services.challenges_expire()
+
+
+# How long one run of the retention sweep works before it leaves the rest to the next run.
+PURGE_SECONDS_PER_RUN = 10.0
+
+
+@shared_task
+def purge_old_events() -> tuple[int, int]:
+    """Archive the logs of matches that ended ``EVENT_RETENTION_DAYS`` ago and remove their events
+    and feed entries, in small batches (``games.services.retention``). Run by ``celery beat`` every
+    ``RETENTION_SWEEP_SECONDS``; what one run leaves, the next one does."""
+    return services.old_events_purge(seconds=PURGE_SECONDS_PER_RUN)

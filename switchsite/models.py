@@ -22,6 +22,8 @@ class IdempotentRequest(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key")
         ]
+        # The retention sweep removes keys by age (they are kept IDEMPOTENCY_KEY_HOURS).
+        indexes = [models.Index(fields=["created_at"], name="idempotency_created")]
 
     def __str__(self) -> str:
         return f"{self.key} ({self.response_status})"

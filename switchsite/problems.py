@@ -36,11 +36,13 @@ class ServiceError(Exception):
         *,
         retry_after: int | None = None,
         errors: dict[str, list[str]] | None = None,
+        **extra: Any,
     ) -> None:
         super().__init__(detail)
         self.detail = detail
         self.retry_after = retry_after
         self.errors = errors  # per field or place in the body, as validation errors give them
+        self.extra = extra  # members of the problem document that only this error has
 
 
 class IdempotencyKeyReused(ServiceError):
@@ -123,6 +125,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     """DRF's ``EXCEPTION_HANDLER``: every error the API returns goes through here."""
     if isinstance(exc, ServiceError):
         extra = {"errors": exc.errors} if exc.errors else {}
+        extra.update(exc.extra)
         return problem_response(
             exc.status, exc.code, exc.detail, retry_after=exc.retry_after, **extra
         )

@@ -199,6 +199,11 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 # SWEEP_INTERVAL_SECONDS, and so does the web process itself when there is no broker.
 SWEEP_INTERVAL_SECONDS = env.number("SWEEP_INTERVAL_SECONDS", default=2.0, above=0)
 SWEEP_STALL_SECONDS = env.integer("SWEEP_STALL_SECONDS", default=5, minimum=1)
+# Retention: a match's events and the feed entries about it are removed EVENT_RETENTION_DAYS after
+# it ended (its log is kept as one archived row); Idempotency-Keys after 24 hours. The sweep that
+# does it runs every RETENTION_SWEEP_SECONDS, in small batches.
+EVENT_RETENTION_DAYS = env.integer("EVENT_RETENTION_DAYS", default=30, minimum=1)
+RETENTION_SWEEP_SECONDS = env.number("RETENTION_SWEEP_SECONDS", default=60, above=0)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "sweep-stalled-matches": {
         "task": "games.tasks.sweep_stalled_matches",
@@ -215,6 +220,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "expire-challenges": {
         "task": "games.tasks.expire_challenges",
         "schedule": SWEEP_INTERVAL_SECONDS,
+    },
+    "purge-old-events": {
+        "task": "games.tasks.purge_old_events",
+        "schedule": RETENTION_SWEEP_SECONDS,
+    },
+    "purge-expired-idempotency-keys": {
+        "task": "switchsite.tasks.purge_expired_idempotency_keys",
+        "schedule": RETENTION_SWEEP_SECONDS,
     },
 }
 

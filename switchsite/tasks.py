@@ -12,10 +12,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from celery import Task
+from celery import Task, shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.db import OperationalError, transaction
+
+from switchsite.api.idempotency import expired_keys_purge
 
 logger = logging.getLogger(__name__)
 
@@ -51,3 +53,13 @@ def republish_stalled(task: Task, *args: Any, stalled_as: str) -> bool:
     if not cache.add(f"swept:{stalled_as}", True, timeout=settings.SWEEP_STALL_SECONDS):
         return False
     return publish(task, *args)
+
+
+@shared_task
+def purge_expired_idempotency_keys() -> int:
+    """Remove the ``Idempotency-Key`` rows older than 24 hours, a batch at a time, until none is
+    left. Run by ``celery beat`` every ``RETENTION_SWEEP_SECONDS``; returns how many went."""
+    removed = 0
+    while done := expired_keys_purge():
+        removed += done
+    return removed

@@ -258,7 +258,7 @@ def _page(
 class MatchEventsView(SeatLinkOwnSeat, AsyncAPIView):
     @extend_schema(
         parameters=[s.EventsQuerySerializer],
-        responses={200: s.EventPageSerializer, **problems(400, 401, 404)},
+        responses={200: s.EventPageSerializer, **problems(400, 401, 404, 410)},
         summary="Events after a sequence number (long poll with wait)",
     )
     async def get(self, request: AuthenticatedRequest, match_id: int) -> Response:
@@ -280,7 +280,7 @@ class MatchEventsView(SeatLinkOwnSeat, AsyncAPIView):
 class FeedEventsView(SeatLinkOwnFeed, AsyncAPIView):
     @extend_schema(
         parameters=[s.EventsQuerySerializer],
-        responses={200: s.FeedPageSerializer, **problems(400, 401)},
+        responses={200: s.FeedPageSerializer, **problems(400, 401, 410)},
         summary="Your own feed across all matches (long poll with wait)",
     )
     async def get(self, request: AuthenticatedRequest) -> Response:
@@ -333,46 +333,44 @@ class StreamView(AsyncAPIView):
 class MatchStreamView(SeatLinkOwnSeat, StreamView):
     @extend_schema(
         parameters=[LAST_EVENT_ID],
-        responses={(200, "text/event-stream"): SSE_EVENT, **problems(401, 404, 406)},
+        responses={(200, "text/event-stream"): SSE_EVENT, **problems(401, 404, 406, 410)},
         summary="The match's events as Server-Sent Events",
     )
     async def get(self, request: AuthenticatedRequest, match_id: int) -> StreamingHttpResponse:
-        await run_sync(selectors.match_get, match_id=match_id)  # 404 before the stream starts
-
-        def read(after: int) -> tuple[list[dict[str, Any]], bool]:
+        def read(
+            after: int, limit: int = waiting.STREAM_BATCH
+        ) -> tuple[list[dict[str, Any]], bool]:
             events, _, over = selectors.match_events_now(
-                match_id=match_id,
-                user=request.user,
-                after=after,
-                limit=waiting.STREAM_BATCH,
-                counted=False,
+                match_id=match_id, user=request.user, after=after, limit=limit, counted=False
             )
             return events, over
 
-        return _stream_response(
-            waiting.event_stream(read, [notifier.match_topic(match_id)], _resume_point(request))
-        )
+        after = _resume_point(request)
+        await run_sync(read, after, 1)  # 404 or 410 before the stream starts
+        return _stream_response(waiting.event_stream(read, [notifier.match_topic(match_id)], after))
 
 
 class FeedStreamView(SeatLinkOwnFeed, StreamView):
     @extend_schema(
         parameters=[LAST_EVENT_ID],
-        responses={(200, "text/event-stream"): SSE_EVENT, **problems(401, 406)},
+        responses={(200, "text/event-stream"): SSE_EVENT, **problems(401, 406, 410)},
         summary="Your own feed as Server-Sent Events",
     )
     async def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:
         player = await run_sync(services.player_profile, user=request.user)
 
-        def read(after: int) -> tuple[list[dict[str, Any]], bool]:
+        def read(
+            after: int, limit: int = waiting.STREAM_BATCH
+        ) -> tuple[list[dict[str, Any]], bool]:
             events, _ = selectors.feed_events(
-                player=player, after=after, limit=waiting.STREAM_BATCH, counted=False
+                player=player, after=after, limit=limit, counted=False
             )
             return events, False
 
+        after = _resume_point(request)
+        await run_sync(read, after, 1)  # 410 before the stream starts
         return _stream_response(
-            waiting.event_stream(
-                read, [notifier.feed_topic(request.user.pk)], _resume_point(request)
-            )
+            waiting.event_stream(read, [notifier.feed_topic(request.user.pk)], after)
         )
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError
 
-from games import notifier
+from games import errors, notifier
 from switchsite.asyncdb import release_request_thread, run_sync
 from switchsite.encoding import json_text
 
@@ -85,6 +85,8 @@ async def event_stream(
             except DatabaseError:
                 logger.warning("Event stream ended: the database failed", exc_info=True)
                 return
+            except errors.CursorExpired:
+                return  # retention removed what follows the cursor: reconnecting gets 410
             for event in events:
                 after = event["seq"]
                 yield sse_message(event)

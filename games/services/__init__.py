@@ -49,6 +49,7 @@ from games.services.ratings import (
     rated_results_write,
     ratings_replay_step,
 )
+from games.services.retention import old_events_purge
 from games.services.tokens import seat_token_create, token_create, token_revoke
 
 __all__ = [
@@ -71,6 +72,7 @@ __all__ = [
     "match_resign",
     "match_start",
     "name_key",
+    "old_events_purge",
     "player_notify",
     "player_profile",
     "player_register",

@@ -1,7 +1,7 @@
 """``Idempotency-Key``: a retried write returns the first answer and applies nothing twice.
 
 As in pretix, one row per (caller, key) holds the answer; a repeat with a different body is
-refused. Unlike pretix, the row is written in the request's own transaction: a repeat that arrives
+refused. A key is kept :data:`KEY_HOURS`: after that it is free again, and the sweep removes it. Unlike pretix, the row is written in the request's own transaction: a repeat that arrives
 while the first is being served waits for it and gets its answer, and a request that died before
 committing leaves the key free.
 """
@@ -12,9 +12,11 @@ import contextlib
 import functools
 import hashlib
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.db import DatabaseError, IntegrityError, transaction
+from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -25,6 +27,14 @@ HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 200
 # Answers that invite a retry: not stored, so the same key can be used again.
 RETRYABLE = frozenset({409, 429, 500, 502, 503, 504})
+# How long a key and its answer are kept (the contract's 24 hours).
+KEY_HOURS = 24
+# Expired keys removed per statement by the sweep.
+KEYS_PER_BATCH = 1000
+
+
+def _expired_before() -> Any:
+    return timezone.now() - timedelta(hours=KEY_HOURS)
 
 
 def _fingerprint(request: Request) -> str:
@@ -46,6 +56,22 @@ def _claim(user: Any, key: str, fingerprint: str) -> IdempotentRequest | Respons
             return IdempotentRequest.objects.create(user=user, key=key, fingerprint=fingerprint)
     except IntegrityError:
         earlier = IdempotentRequest.objects.get(user=user, key=key)
+    if earlier.created_at < _expired_before():
+        # Expired (the sweep has not removed it yet): the key is free; of two requests taking it
+        # over at once, the second finds the row changed and starts again.
+        renewed = {
+            "fingerprint": fingerprint,
+            "created_at": timezone.now(),
+            "response_status": None,
+        }
+        taken = IdempotentRequest.objects.filter(
+            pk=earlier.pk, created_at=earlier.created_at
+        ).update(**renewed)
+        if not taken:
+            return _claim(user, key, fingerprint)
+        for name, value in renewed.items():
+            setattr(earlier, name, value)
+        return earlier
     if earlier.fingerprint != fingerprint:
         raise IdempotencyKeyReused(f"The {HEADER} {key!r} was used for a different request.")
     if earlier.response_status is None:
@@ -59,6 +85,13 @@ def _claim(user: Any, key: str, fingerprint: str) -> IdempotentRequest | Respons
     )
     replay["Idempotent-Replayed"] = "true"
     return replay
+
+
+def expired_keys_purge(*, limit: int = KEYS_PER_BATCH) -> int:
+    """Remove up to ``limit`` keys older than :data:`KEY_HOURS`; returns how many."""
+    old = IdempotentRequest.objects.filter(created_at__lt=_expired_before())
+    ids = list(old.values_list("pk", flat=True)[:limit])
+    return IdempotentRequest.objects.filter(pk__in=ids).delete()[0] if ids else 0
 
 
 def _complete(claim: IdempotentRequest, response: Response) -> None:

@@ -23,6 +23,10 @@ class ProblemSerializer(serializers.Serializer):
         required=False,
         help_text="What is wrong, per field or place in the body (codes `invalid`, `invalid_result`, `invalid_entries`).",
     )
+    oldest = serializers.IntegerField(
+        required=False,
+        help_text="`cursor_expired` only: the first `seq` still kept; resume with `after` = oldest − 1.",
+    )
 
 
 PROBLEM = OpenApiResponse(ProblemSerializer, description="A problem document (RFC 9457).")
