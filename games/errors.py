@@ -109,6 +109,12 @@ class MatchBusy(ServiceError):
     status, code = 409, "match_busy"
 
 
+class MatchNotOver(ServiceError):
+    """A game record exists once the match has finished or been abandoned."""
+
+    status, code = 409, "match_not_over"
+
+
 ENGINE_PROBLEMS: dict[type[Exception], tuple[int, str]] = {
     catalog.UnknownRuleset: (400, "invalid_ruleset"),
     protocol.InvalidOptions: (400, "invalid_options"),

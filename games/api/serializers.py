@@ -285,3 +285,51 @@ class ChallengeListQuerySerializer(PageQuerySerializer):
 
 
 ChallengePageSerializer = page_of(ChallengeSerializer, "ChallengePageSerializer")
+
+
+# --- game records ------------------------------------------------------------------------------
+
+
+class RecordedActionSerializer(serializers.Serializer):
+    seat = typed.seat()
+    action = typed.ActionField()
+    timeout = serializers.BooleanField(
+        required=False, help_text="Played by the turn clock: the default action."
+    )
+
+
+class RecordedDealSerializer(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1)
+    seed = serializers.CharField(help_text="The deal's seed (hex), revealed.")
+    shuffle_commitment = serializers.CharField(help_text="SHA-256 of the seed, published first.")
+    actions = RecordedActionSerializer(many=True)
+
+
+class RecordedMatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    ruleset = serializers.CharField()
+    game = serializers.ChoiceField(choices=Match.Game.choices)
+    seat_count = serializers.IntegerField()
+    options = serializers.DictField()
+    deals = serializers.IntegerField()
+    target = serializers.IntegerField(allow_null=True)
+    layout = serializers.DictField(allow_null=True, help_text="A staff layout of deal 1.")
+    turn_seconds = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(choices=["finished", "abandoned"])
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class RecordedPlayerSerializer(serializers.Serializer):
+    seat = typed.seat()
+    player = serializers.CharField(allow_null=True)
+    bot = serializers.CharField(allow_null=True, help_text="The server bot that played the seat.")
+    resigned = serializers.BooleanField()
+
+
+class GameRecordSerializer(serializers.Serializer):
+    format = serializers.ChoiceField(choices=["switch-record/1"])
+    match = RecordedMatchSerializer()
+    players = RecordedPlayerSerializer(many=True)
+    deals = RecordedDealSerializer(many=True)
+    result = typed.ResultField(allow_null=True)

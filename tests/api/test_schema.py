@@ -38,6 +38,7 @@ API_MD = [
     ("post", "/api/v1/matches/{match_id}/moves/"),
     ("get", "/api/v1/matches/{match_id}/events/"),
     ("get", "/api/v1/matches/{match_id}/stream/"),
+    ("get", "/api/v1/matches/{match_id}/record/"),
     ("post", "/api/v1/matches/{match_id}/resign/"),
     ("get", "/api/v1/players/me/events/"),
     ("get", "/api/v1/players/me/stream/"),

@@ -1,0 +1,101 @@
+"""Reads of matches that are over, as game records (:mod:`games.gamerecord`): one match's, and a
+player's all, in chunks of a few matches so that an export of thousands holds only a chunk at once.
+
+Once a match is over its whole log may be revealed (``games.selectors``), so a record — every seed,
+every action — is open to any signed-in client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from django.db.models import Prefetch
+
+from games import errors
+from games.gamerecord import Record, record_from_log
+from games.models import Match, MatchEvent, Seat
+from games.selectors import REVEALED_STATUSES
+
+# How many matches an export reads at once: three queries per chunk (matches, seats, events).
+EXPORT_CHUNK = 50
+
+
+def match_record(*, match_id: int) -> Record:
+    """The record of a finished or abandoned match; 404 for none, 409 ``match_not_over``."""
+    match = _with_seats_and_events(Match.objects.filter(pk=match_id)).first()
+    if match is None:
+        raise errors.MatchNotFound(f"There is no match {match_id}.")
+    if match.status not in REVEALED_STATUSES:
+        raise errors.MatchNotOver(
+            f"The match is {match.status}: its record is kept once it has finished or been abandoned."
+        )
+    return _record(match)
+
+
+def finished_records(*, user_id: int, after: int = 0, limit: int = EXPORT_CHUNK) -> list[Record]:
+    """The records of up to ``limit`` finished matches the user played, with ids above ``after``,
+    oldest first: one chunk of an export (the next starts after the last record's id)."""
+    matches = Match.objects.filter(
+        status=Match.Status.FINISHED, pk__gt=after, pk__in=_seated(user_id)
+    ).order_by("pk")
+    return [_record(match) for match in _with_seats_and_events(matches)[:limit]]
+
+
+def all_finished_records(*, user_id: int) -> Iterator[Record]:
+    """Every finished match's record of the user, a chunk read at a time (keyset pages: no cursor
+    is held between chunks, so it serves as well from a thread pool as from one thread)."""
+    after = 0
+    while chunk := finished_records(user_id=user_id, after=after):
+        yield from chunk
+        after = chunk[-1]["match"]["id"]
+
+
+def _seated(user_id: int) -> Any:
+    return Seat.objects.filter(player_id=user_id).values("match_id")
+
+
+def _with_seats_and_events(matches: Any) -> Any:
+    events = MatchEvent.objects.order_by("seq").only(
+        "match_id", "seq", "type", "seat", "data", "private"
+    )
+    return matches.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index")),
+        Prefetch("events", queryset=events),
+    )
+
+
+def _record(match: Match) -> Record:
+    seats = match.seats.all()
+    events = [
+        {"seq": e.seq, "type": e.type, "seat": e.seat, "data": e.data, "private": e.private}
+        for e in match.events.all()
+    ]
+    return record_from_log(
+        match={
+            "id": match.pk,
+            "ruleset": match.ruleset,
+            "game": match.game,
+            "seat_count": match.seat_count,
+            "options": match.options,
+            "deals": match.deals,
+            "target": match.target,
+            "layout": match.layout,
+            "turn_seconds": match.turn_seconds,
+            "status": match.status,
+            "created_at": match.created_at.isoformat(),
+            "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        },
+        players=[
+            {
+                "seat": seat.index,
+                "player": seat.player.get_username() if seat.player else None,
+                "bot": seat.bot_strategy or None,
+                "resigned": seat.resigned,
+            }
+            for seat in seats
+        ],
+        events=events,
+        result=match.result,
+        seed_in_play=match.deal_seed or None,  # an abandoned match's deal that did not end
+    )

@@ -1,0 +1,120 @@
+"""GET /api/v1/matches/{id}/record/: the game record of a match that is over, for any signed-in
+client, which verifies from itself alone (games.gamerecord) — also offline, with
+scripts/verify_record.py, which needs no database and no Django."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.gamerecord import verify_record
+from games.models import Match, MatchEvent
+from scripts.verify_record import main as verify_main
+from tests.api.conftest import assert_problem
+from tests.services.test_replay import play
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def record_url(match_id: int) -> str:
+    return f"/api/v1/matches/{match_id}/record/"
+
+
+def test_a_finished_shedding_match_has_a_record_that_verifies(alice) -> None:
+    match, _ = play("switch", 3, 2, timeouts=True, deals=2)
+    assert match.status == Match.Status.FINISHED
+
+    response = alice.get(record_url(match.pk))
+
+    assert response.status_code == 200
+    record = response.json()
+    assert record["format"] == "switch-record/1"
+    assert record["match"]["id"] == match.pk
+    assert record["match"]["status"] == "finished"
+    assert [p["player"] for p in record["players"]] == ["player0", "player1", "player2"]
+    assert record["result"] == match.result
+    assert [d["number"] for d in record["deals"]] == [1, 2]
+    ends = MatchEvent.objects.filter(match=match, type="deal_end").order_by("seq")
+    assert [d["seed"] for d in record["deals"]] == [e.data["seed"] for e in ends]
+    verified = verify_record(record)
+    assert verified.deals == 2
+    assert verified.actions == sum(len(d["actions"]) for d in record["deals"])
+
+
+def test_an_abbott_match_has_a_record_that_verifies(alice) -> None:
+    match, _ = play("abbott", 4, 1, timeouts=True, target=10)
+
+    record = alice.get(record_url(match.pk)).json()
+
+    assert record["match"]["game"] == "abbott"
+    assert verify_record(record).result == match.result
+
+
+def test_an_abandoned_match_reveals_the_seed_of_its_last_deal(alice) -> None:
+    match, _ = play("switch", 2, 3, timeouts=False, resign_at=6, on_resign="forfeit", deals=2)
+    assert match.status == Match.Status.ABANDONED
+
+    record = alice.get(record_url(match.pk)).json()
+
+    assert record["result"]["abandoned"] is True
+    assert record["deals"][-1]["seed"] == match.deal_seed
+    assert [p["resigned"] for p in record["players"]].count(True) == 1
+    verify_record(record)
+
+
+def test_a_match_not_over_has_no_record_yet(alice) -> None:
+    created = alice.post("/api/v1/matches/", {"ruleset": "switch", "seats": 2}).json()
+
+    assert_problem(alice.get(record_url(created["id"])), 409, "match_not_over")
+    assert_problem(alice.get(record_url(999_999)), 404, "not_found")
+    assert APIClient().get(record_url(created["id"])).status_code == 401
+
+
+def test_the_offline_check_accepts_a_record_and_catches_a_tampered_one(alice, tmp_path) -> None:
+    match, _ = play("switch", 2, 5, timeouts=False, deals=1)
+    record = alice.get(record_url(match.pk)).json()
+    good, bad, out = tmp_path / "good.json", tmp_path / "bad.json", tmp_path / "out.txt"
+    good.write_text(json.dumps(record))
+    record["deals"][0]["seed"] = "00" * 32
+    bad.write_text(json.dumps(record))
+
+    with out.open("w") as stream:
+        assert verify_main([str(good)], out=stream) == 0
+        assert verify_main([str(good), str(bad)], out=stream) == 1
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith(f"{good}: match {match.pk}: valid (1 deal(s), ")
+    assert "NOT VALID — deal 1: its seed does not match its shuffle_commitment" in lines[-1]
+
+
+def test_the_offline_check_runs_without_django_or_a_database(alice, tmp_path) -> None:
+    match, _ = play("abbott-2", 2, 7, timeouts=False, target=5)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(alice.get(record_url(match.pk)).json()))
+    probe = (
+        "import runpy, sys\n"
+        "sys.argv = ['verify_record.py', sys.argv[1]]\n"
+        "try:\n"
+        "    runpy.run_path('scripts/verify_record.py', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    assert 'django' not in sys.modules, 'Django was imported'\n"
+        "    raise\n"
+    )
+
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(path)],
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"match {match.pk}: valid" in done.stdout
