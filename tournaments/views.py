@@ -1,15 +1,21 @@
 """Public pages of public tournaments: no login, readable on a phone, clean on paper.
 
 They show the current round's tables (by table, and alphabetically by name so players find their
-seat), the standings and the finished rounds' results — names and points only, never a card.
+seat), the standings and the finished rounds' results — names and points only, never a card. The
+projector screen shows the same for the room, in large type, with the round clock. Both update
+themselves (``tournaments.live``): staff may see them for a tournament that is not public.
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from typing import Any
 
-from tournaments import selectors
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from switchsite.asyncdb import run_sync
+from tournaments import live, selectors
 from tournaments.models import Round, Tournament
 
 
@@ -23,17 +29,61 @@ def public_index(request: HttpRequest) -> HttpResponse:
 
 
 def public_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=tournament_id, public=True)
+    tournament = _shown(tournament_id, staff=request.user.is_staff)
+    context = _room(tournament)
+    finished = [r for r in reversed(context["rounds"]) if r["status"] == Round.Status.COMPLETE]
+    return render(request, "tournaments/public/detail.html", {**context, "finished": finished})
+
+
+def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The projector page: the current round's tables, its clock and the standings."""
+    tournament = _shown(tournament_id, staff=request.user.is_staff)
+    return render(request, "tournaments/public/screen.html", _room(tournament))
+
+
+async def live_events(request: HttpRequest, tournament_id: int) -> StreamingHttpResponse:
+    """The pages' ``changed`` events (Server-Sent Events) after the revision they were drawn at."""
+    user = await request.auser()
+    await run_sync(_shown, tournament_id, staff=user.is_staff)
+    last_id = request.headers.get("Last-Event-ID") or request.GET.get("after") or "0"
+    response = StreamingHttpResponse(
+        live.stream(tournament_id, int(last_id) if last_id.isdigit() else 0),
+        content_type="text/event-stream",
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _shown(tournament_id: int, *, staff: bool) -> Tournament:
+    """A public tournament, or any for staff; read first, so its revision is never newer than
+    what the page shows (a write in between only costs the page one more refresh)."""
+    shown = Tournament.objects.all() if staff else Tournament.objects.filter(public=True)
+    tournament = shown.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404("No such public tournament.")
+    return tournament
+
+
+def _room(tournament: Tournament) -> dict[str, Any]:
+    """What both pages show: the round being played (``current``; none once it is complete), the
+    latest round, its clock, the standings, and the server's time for the clock's countdown."""
     detail = selectors.tournament_detail(tournament=tournament)
     current = selectors.round_seating(rounds=detail["rounds"], number=None)
-    finished = [r for r in reversed(detail["rounds"]) if r["status"] == Round.Status.COMPLETE]
-    return render(
-        request,
-        "tournaments/public/detail.html",
-        {
-            "tournament": tournament,
-            "current": current if current and current["status"] != Round.Status.COMPLETE else None,
-            "finished": finished,
-            "standings": selectors.standings_table(tournament=tournament).rows,
-        },
-    )
+    if current and current["status"] == Round.Status.COMPLETE:
+        current, latest = None, current
+    else:
+        latest = current
+    clock = current["clock"] if current else None
+    return {
+        "tournament": tournament,
+        "rounds": detail["rounds"],
+        "latest": latest,
+        "current": current,
+        # The round clock once started (running or paused), for the round being played.
+        "clock": clock
+        if clock and (clock["ends_at"] or clock["paused_remaining"] is not None)
+        else None,
+        "standings": selectors.standings_table(tournament=tournament).rows,
+        "now": timezone.now().isoformat(),
+    }

@@ -3,8 +3,10 @@
 from datetime import datetime, timedelta
 
 import pytest
+from django.test import Client
 
 from tests.api.conftest import assert_problem
+from tests.api.test_moves import streamed_text
 from tests.tournaments.test_club_night_django import french_deal, offline_event, seated_names
 from tournaments import live
 from tournaments.core.clock import ClockError, RoundClock
@@ -103,3 +105,59 @@ def test_every_write_counts_a_revision_and_the_stream_reports_it(staff):
     assert events == [{"seq": before + 1, "type": "changed", "tournament": tournament.pk}]
     assert not over
     assert live.revision_events(tournament.pk + 1000, 0) == ([], True)
+
+
+# --- the projector screen and the live pages --------------------------------------------------------
+
+
+EIGHT = ["Ann", "Bea", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def test_the_screen_shows_the_round_its_clock_and_the_standings(staff, client):
+    path = offline_event(staff, guests=EIGHT, public=True)
+    tournament_id = int(path.rsplit("/", 1)[1])
+    names = seated_names(staff, path)
+    staff.post(f"{path}/rounds/1/clock/", {"minutes": 40})
+    staff.post(f"{path}/rounds/1/tables/1/result/", {"deals": [french_deal(names[0], names)] * 2})
+
+    page = client.get(f"/tournaments/{tournament_id}/screen/")
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f'data-live="/tournaments/{tournament_id}/live/"' in html
+    assert 'class="clock" data-clock' in html
+    assert "40:00" in html or "39:5" in html
+    assert "Round 1 of 1" in html
+    assert all(name in html for name in EIGHT)
+    assert html.count("data-table=") == 2
+    public = client.get(f"/tournaments/{tournament_id}/").content.decode()
+    assert "Time left:" in public
+    assert "tournaments/live.js" in public
+
+
+def test_the_screen_of_a_private_tournament_is_for_staff_only(staff, admin_client):
+    path = offline_event(staff)
+    tournament_id = int(path.rsplit("/", 1)[1])
+    client = Client()  # nobody logged in
+
+    assert client.get(f"/tournaments/{tournament_id}/screen/").status_code == 404
+    assert client.get(f"/tournaments/{tournament_id}/live/").status_code == 404
+    assert admin_client.get(f"/tournaments/{tournament_id}/screen/").status_code == 200
+
+
+def test_the_live_stream_sends_the_revisions_after_the_pages(staff, client, settings):
+    settings.SSE_MAX_SECONDS = 0
+    path = offline_event(staff, public=True)
+    tournament = Tournament.objects.get(pk=int(path.rsplit("/", 1)[1]))
+
+    def read(**headers) -> str:
+        response = client.get(f"/tournaments/{tournament.pk}/live/", **headers)
+        assert response.status_code == 200
+        assert response["Content-Type"] == "text/event-stream"
+        return streamed_text(response)
+
+    behind = read(HTTP_LAST_EVENT_ID=str(tournament.revision - 1))
+    current = read(HTTP_LAST_EVENT_ID=str(tournament.revision))
+
+    assert f"id: {tournament.revision}\nevent: changed\n" in behind
+    assert "event: changed" not in current

@@ -1,0 +1,70 @@
+"""The room of a club night in a real browser: the projector screen on a laptop and the public page
+on a phone update themselves when the desk records a result (no reload), and the round clock counts
+down. Served by uvicorn (``asgi_server``): the pages' event stream needs an ASGI server."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import LAPTOP, PHONE, screenshot
+from tests.browser.test_tournament_pages import club_night, seated
+from tournaments import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def opened(browser: Browser, base_url: str, path: str, viewport) -> Page:
+    context = browser.new_context(viewport=viewport, base_url=base_url)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto(path)
+    # A mark that a reload would wipe: the page must be the same document at the end.
+    page.evaluate("window.sameDocument = true")
+    return page
+
+
+def test_the_screen_and_the_phone_page_update_themselves_when_a_result_is_recorded(
+    browser: Browser, asgi_server: str
+):
+    tournament = club_night()
+    services.round_clock(
+        tournament_id=tournament.pk, round_number=1, user=tournament.created_by, minutes=40
+    )
+    screen = opened(browser, asgi_server, f"/tournaments/{tournament.pk}/screen/", LAPTOP)
+    phone = opened(browser, asgi_server, f"/tournaments/{tournament.pk}/", PHONE)
+    expect(screen.locator("[data-table]")).to_have_count(2)
+    expect(screen.locator("[data-table='1'] .total")).to_have_count(0)
+    clock = screen.locator(".clock")
+    expect(clock).to_have_text(re.compile(r"^(40:00|39:[0-5][0-9])$"))
+    shown = clock.inner_text()
+    expect(clock).not_to_have_text(shown, timeout=5_000)  # it counts down by itself
+
+    names = seated(tournament)
+    services.table_result_enter(
+        tournament_id=tournament.pk,
+        round_number=1,
+        table_number=1,
+        user=tournament.created_by,
+        result={"deals": [{"winner": names[0], "points_left": {names[1]: 17, names[2]: 30}}]},
+    )
+
+    expect(screen.locator("[data-table='1'] .total")).to_have_text(["47", "0", "0"])
+    expect(screen.locator("#screen-standings tbody tr").first).to_contain_text(names[0])
+    expect(phone.locator("#standings tbody tr").first).to_contain_text(names[0])
+    assert screen.evaluate("window.sameDocument") is True
+    assert phone.evaluate("window.sameDocument") is True
+    # Large type for the room; nothing wider than the phone's screen.
+    assert float(clock.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 48
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(screen, "projector-screen")
+    screenshot(phone, "public-page-live-phone", full_page=True)
+
+    services.round_clock(
+        tournament_id=tournament.pk, round_number=1, user=tournament.created_by, pause=True
+    )
+    expect(clock).to_contain_text("(paused)")
+    screen.context.close()
+    phone.context.close()

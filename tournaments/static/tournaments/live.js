@@ -1,0 +1,70 @@
+// Pages that update themselves (the public page, the projector screen): the body carries
+// data-live (the tournament's event stream) and data-revision (what the page shows). Each
+// "changed" event fetches the page again and swaps its header and main in place: no reload, no
+// polling. Round clocks ([data-clock]) count down to their end as the server's time sees it.
+"use strict";
+
+(() => {
+  const body = document.body;
+  if (!body.dataset.live) return;
+
+  const seen = new WeakMap(); // clock element -> performance.now() when it was drawn
+
+  function secondsLeft(clock) {
+    if (clock.dataset.pausedRemaining !== "") return Number(clock.dataset.pausedRemaining);
+    if (!seen.has(clock)) seen.set(clock, performance.now());
+    const serverNow = Date.parse(clock.dataset.now) + (performance.now() - seen.get(clock));
+    return (Date.parse(clock.dataset.endsAt) - serverNow) / 1000;
+  }
+
+  function shown(seconds) {
+    const whole = Math.max(Math.ceil(seconds), 0);
+    const hours = Math.floor(whole / 3600);
+    const minutes = Math.floor((whole % 3600) / 60);
+    const rest = String(whole % 60).padStart(2, "0");
+    return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+  }
+
+  function tick() {
+    for (const clock of document.querySelectorAll("[data-clock]")) {
+      const seconds = secondsLeft(clock);
+      const paused = clock.dataset.pausedRemaining !== "";
+      clock.textContent = shown(seconds) + (paused ? " (paused)" : "");
+      clock.classList.toggle("over", seconds <= 0);
+    }
+  }
+
+  let fetching = false;
+  let again = false;
+
+  async function refresh() {
+    if (fetching) {
+      again = true;
+      return;
+    }
+    fetching = true;
+    try {
+      const answer = await fetch(location.href, { cache: "no-store", credentials: "same-origin" });
+      if (!answer.ok) return;
+      const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
+      for (const part of ["header", "main"]) {
+        const now = document.querySelector(part);
+        const next = fresh.querySelector(part);
+        if (now && next) now.replaceWith(document.adoptNode(next));
+      }
+      body.dataset.revision = fresh.body.dataset.revision;
+      tick();
+    } finally {
+      fetching = false;
+      if (again) {
+        again = false;
+        refresh();
+      }
+    }
+  }
+
+  const stream = new EventSource(`${body.dataset.live}?after=${body.dataset.revision}`);
+  stream.addEventListener("changed", refresh);
+  tick();
+  setInterval(tick, 250);
+})();
