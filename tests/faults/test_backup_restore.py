@@ -126,6 +126,7 @@ def test_a_dump_taken_mid_tournament_restores_and_play_goes_on(
         )
     first_round = services.tournament_start(tournament_id=tournament.pk, user=organiser)
     scored, playing = [t.match_id for t in first_round.tables.order_by("number")]
+    assert playing is not None  # an online table has its match
     end_match(scored, won_by_seat_0(4, 12))
     assert play_moves(playing, 20) == 20
     half_played = Match.objects.get(pk=playing)
