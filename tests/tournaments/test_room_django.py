@@ -11,6 +11,7 @@ from tests.tournaments.test_club_night_django import french_deal, offline_event,
 from tournaments import live
 from tournaments.core.clock import ClockError, RoundClock
 from tournaments.models import Tournament
+from tournaments.qr import qr_svg
 
 pytestmark = pytest.mark.django_db
 
@@ -161,3 +162,20 @@ def test_the_live_stream_sends_the_revisions_after_the_pages(staff, client, sett
 
     assert f"id: {tournament.revision}\nevent: changed\n" in behind
     assert "event: changed" not in current
+
+
+def test_printed_sheets_of_a_public_tournament_carry_the_public_pages_qr_code(staff, admin_client):
+    public = int(offline_event(staff, guests=EIGHT, public=True).rsplit("/", 1)[1])
+    private = int(offline_event(staff, guests=EIGHT).rsplit("/", 1)[1])
+    sheets = "/admin/tournaments/tournament/{}/print/{}/"
+
+    slips = admin_client.get(sheets.format(public, "slips")).content.decode()
+    pairings = admin_client.get(sheets.format(public, "pairings")).content.decode()
+    unlisted = admin_client.get(sheets.format(private, "slips")).content.decode()
+
+    url = f"http://testserver/tournaments/{public}/"
+    code = qr_svg(url, title="Tuesday club: tables and standings")
+    assert slips.count(code) == 2  # one per table
+    assert pairings.count(code) == 2  # the sheet by table and the one by name
+    assert url in pairings
+    assert 'class="qr"' not in unlisted

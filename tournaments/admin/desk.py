@@ -11,6 +11,7 @@ from django.contrib import admin, messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from games.rules import catalog
@@ -21,6 +22,7 @@ from tournaments.core import charts, results
 from tournaments.core.scoring import Scoring
 from tournaments.forms import RegisterForm, TableResultForm
 from tournaments.models import Tournament
+from tournaments.qr import qr_svg
 
 PRINT_CSS = {"all": ("tournaments/print.css",)}
 # The rows a result form shows when the number of deals (hands) is not fixed.
@@ -220,6 +222,10 @@ class DeskViews(admin.ModelAdmin):
         if sheet not in ("pairings", "slips", "standings"):
             raise Http404("No such sheet.")
         context: dict[str, Any] = {"tournament": tournament, "sheet": sheet}
+        if tournament.public:
+            url = request.build_absolute_uri(reverse("tournament-public", args=[tournament.pk]))
+            context["public_url"] = url
+            context["public_qr"] = qr_svg(url, title=f"{tournament}: tables and standings")
         if sheet == "standings":
             context["standings"] = selectors.standings_table(tournament=tournament)
         else:
