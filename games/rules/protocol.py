@@ -171,7 +171,9 @@ def solo_teams(players: int) -> tuple[tuple[int, ...], ...]:
 class GameState(Protocol):
     """What the service needs from a game. Both engines implement it."""
 
-    game: str  # "shedding" or "abbott"
+    @property
+    def game(self) -> str:
+        """``"shedding"`` or ``"abbott"``."""
 
     @property
     def to_move(self) -> int | None:

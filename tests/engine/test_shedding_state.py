@@ -1,6 +1,6 @@
-"""The fields of a shedding match are declared with their types and, beside, with their codecs
-(games/rules/shedding/state.py); copying and saving follow from the codecs, so no field can be
-forgotten by one of them, and the two declarations must agree."""
+"""The fields of a shedding match are declared once, each with its type and its codec in its
+metadata (games/rules/shedding/state.py); copying and saving follow from the codecs, so no field
+can be forgotten by one of them, and a codec must suit its field's type."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ VALUE_TYPES = {"int", "bool", "str", "int | None"}
 
 
 def declared_types() -> dict[str, str]:
-    """MatchState's annotations as written (read from the source: compiled, the class has none)."""
+    """MatchState's annotations as written (read from the source: compiled, the class keeps them
+    only as far as the dataclass decorator needs them)."""
     (state,) = (
         node
         for node in ast.parse(STATE_SOURCE.read_text()).body
@@ -52,6 +53,17 @@ def declared_types() -> dict[str, str]:
 
 def test_every_annotated_field_has_a_codec_in_the_same_order() -> None:
     assert list(declared_types()) == list(FIELDS)
+
+
+def test_a_new_copied_or_loaded_match_has_every_field_set() -> None:
+    """A new match takes the fields with no declared initial value from __post_init__; a copy and
+    a loaded match are made without __init__ and set every field themselves."""
+    new = create_game("switch", 3)
+    assert {name: getattr(new, name) for name in FIELDS}["scores"] == [0, 0, 0]
+    game = played()
+    for twin in (new.copy(), game.copy(), SheddingGame.from_dict(game.to_dict())):
+        for name in FIELDS:
+            getattr(twin, name)  # AttributeError when a field was left unset
 
 
 def test_only_immutable_scalars_are_shared_values() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Self
 
 from games.rules.cards import (
@@ -65,10 +66,11 @@ from games.rules.shedding.state import NEEDS_DEAL, OVER, PLAYING, MatchState
 from games.rules.shuffle import DealRng
 
 
+# A dataclass too, with MatchState's fields and none of its own: compiled (mypyc), a subclass takes
+# no __init__ that the dataclass decorator wrote for its base.
+@dataclass(eq=False, repr=False)
 class SheddingGame(MatchState):
     """A match of shedding Switch: one or more deals. Implements ``protocol.GameState``."""
-
-    __slots__ = ()
 
     # ------------------------------------------------------------------ protocol properties
 

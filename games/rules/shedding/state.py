@@ -1,20 +1,22 @@
-"""The fields of a shedding match, and copying and saving, which follow from one table of them.
+"""The fields of a shedding match, each declared once, with its type, its initial value and its
+:class:`Codec`, and copying and saving, which follow from the codecs.
 
-Every field is declared twice, side by side and checked to agree (tests/engine/test_shedding_state.py):
-with its type, as an annotation of :class:`MatchState`, and with its :class:`Codec`, in
-:data:`FIELDS`. :meth:`~MatchState.copy`, :meth:`~MatchState.to_dict` and
-:meth:`~MatchState.from_dict` go through :data:`FIELDS`, each field the way its codec says. A plain
-value (``int``, ``bool``, ``str``, ``int | None``) is :data:`VALUE`, which copies share; anything
-else names the codec that copies, saves and loads it, so two copies can never share a list by
-accident. The table is not read from the annotations because the compiled engine (mypyc, see
-docs/architecture.md) keeps no annotations at run time.
+:class:`MatchState` is a dataclass whose every field carries its codec in its metadata
+(``field(metadata=VALUE)``); :meth:`~MatchState.copy`, :meth:`~MatchState.to_dict` and
+:meth:`~MatchState.from_dict` go through :data:`FIELDS`, read from those fields, each field the
+way its codec says. A plain value (``int``, ``bool``, ``str``, ``int | None``) is :data:`VALUE`,
+which copies share; anything else names the codec that copies, saves and loads it, so two copies
+can never share a list by accident (tests/engine/test_shedding_state.py). Compiled (mypyc, see
+docs/architecture.md), the class keeps its fields and their metadata, as the dataclass decorator
+runs on it at import.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from operator import itemgetter
+from types import MappingProxyType
 from typing import Any, Final, Self
 
 from games.rules.cards import CARD_IDS, codes
@@ -66,139 +68,90 @@ RULES = Codec(_same, _same, _same, saved=False)
 CACHE = Codec(_same, _same, lambda saved: None, saved=False)
 
 
-# How each field of MatchState is copied, saved and loaded, in its order.
-FIELDS: dict[str, Codec] = {
-    # ------------------------------------------------------------ the match
-    "rules": RULES,
-    "deals": VALUE,
-    "target": VALUE,
-    "phase": VALUE,
-    "deal_number": VALUE,
-    "scores": INTS,
-    "deals_won": INTS,
-    "history": SUMMARIES,
-    # ------------------------------------------------------------ the deal
-    "hands": HANDS,
-    "stock": CARDS,
-    "discard": CARDS,
-    "public_log": LOG,
-    "rng": RNG,
-    "active_suit": VALUE,
-    "direction": VALUE,
-    "current": VALUE,
-    "pending_draw": VALUE,
-    "pending_card": VALUE,
-    "pending_skip": VALUE,
-    "pending_skip_card": VALUE,
-    "skips_owed": INTS,
-    "announced": INTS,
-    "out": INTS,
-    "active": VALUE,
-    "finish_order": INTS,
-    "first_out_points": VALUE,
-    "stuck": VALUE,
-    "turns": VALUE,
-    # ------------------------------------------------------------ the turn (see reset_turn)
-    "played": VALUE,
-    "last": VALUE,
-    "run_dir": VALUE,
-    "suit_mode": VALUE,
-    "again": VALUE,
-    "must_cover": VALUE,
-    "drawn": VALUE,
-    "turn_skip": VALUE,
-    "turn_drew": VALUE,
-    "turn_forced": VALUE,
-    "barred": VALUE,
-    "legal_tuples_cache": CACHE,
-    "legal_actions_cache": CACHE,
-}
+def codec(of: Codec) -> Mapping[str, Codec]:
+    """A field's metadata: the codec that copies, saves and loads it."""
+    return MappingProxyType({"codec": of})
 
 
+@dataclass(eq=False, repr=False)  # a match is itself, not its fields' values: equal by identity
 class MatchState:
-    """Everything a shedding match is at one moment (the behaviour is :class:`SheddingGame`'s)."""
+    """Everything a shedding match is at one moment (the behaviour is :class:`SheddingGame`'s).
 
-    game = GAME
+    ``MatchState(rules, deals, target)`` is a new match waiting for its first deal. A field's
+    initial value is its declared default (a keyword of the constructor: compiled, the dataclass
+    decorator's ``__init__`` sets only what it takes, ``init=False`` defaults stay unset), else
+    follows from the number of players (:meth:`__post_init__`) or is the turn's first
+    (:meth:`reset_turn`)."""
 
     # ------------------------------------------------------------ the match
-    rules: Rules
-    deals: int
-    target: int | None
-    phase: str  # NEEDS_DEAL, PLAYING or OVER
-    deal_number: int
-    scores: list[int]
-    deals_won: list[int]
-    history: list[dict[str, Any]]  # one summary per finished deal, unchanged
+    rules: Rules = field(metadata=codec(RULES))
+    deals: int = field(default=1, metadata=codec(VALUE))
+    target: int | None = field(default=None, metadata=codec(VALUE))
+    phase: str = field(default=NEEDS_DEAL, kw_only=True, metadata=codec(VALUE))  # or PLAYING, OVER
+    deal_number: int = field(default=0, kw_only=True, metadata=codec(VALUE))
+    scores: list[int] = field(init=False, metadata=codec(INTS))
+    deals_won: list[int] = field(init=False, metadata=codec(INTS))
+    # One summary per finished deal, unchanged.
+    history: list[dict[str, Any]] = field(
+        default_factory=list, init=False, metadata=codec(SUMMARIES)
+    )
     # ------------------------------------------------------------ the deal
-    hands: list[list[int]]
-    stock: list[int]  # the top card is the last item
-    discard: list[int]  # the top card is the last item
-    public_log: list[int]  # what the whole table saw of this deal (public_log.py)
-    rng: DealRng | None
-    active_suit: int
-    direction: int
-    current: int
-    pending_draw: int
-    pending_card: int  # the card whose power the pending pick-up answers to
-    pending_skip: int
-    pending_skip_card: int
-    skips_owed: list[int]
-    announced: list[bool]
-    out: list[bool]
-    active: int  # seats still in the deal
-    finish_order: list[int]
-    first_out_points: int | None
-    stuck: int  # consecutive turns in which nobody could play or draw
-    turns: int  # turns begun in this deal
+    hands: list[list[int]] = field(init=False, metadata=codec(HANDS))
+    stock: list[int] = field(default_factory=list, kw_only=True, metadata=codec(CARDS))  # top: last
+    discard: list[int] = field(
+        default_factory=list, kw_only=True, metadata=codec(CARDS)
+    )  # top: last
+    # What the whole table saw of this deal (public_log.py).
+    public_log: list[int] = field(default_factory=list, kw_only=True, metadata=codec(LOG))
+    rng: DealRng | None = field(default=None, kw_only=True, metadata=codec(RNG))
+    active_suit: int = field(default=-1, kw_only=True, metadata=codec(VALUE))
+    direction: int = field(default=1, kw_only=True, metadata=codec(VALUE))
+    current: int = field(default=-1, kw_only=True, metadata=codec(VALUE))
+    pending_draw: int = field(default=0, kw_only=True, metadata=codec(VALUE))
+    # The card whose power the pending pick-up answers to.
+    pending_card: int = field(default=-1, kw_only=True, metadata=codec(VALUE))
+    pending_skip: int = field(default=0, kw_only=True, metadata=codec(VALUE))
+    pending_skip_card: int = field(default=-1, kw_only=True, metadata=codec(VALUE))
+    skips_owed: list[int] = field(init=False, metadata=codec(INTS))
+    announced: list[bool] = field(init=False, metadata=codec(INTS))
+    out: list[bool] = field(init=False, metadata=codec(INTS))
+    active: int = field(init=False, metadata=codec(VALUE))  # seats still in the deal
+    finish_order: list[int] = field(default_factory=list, kw_only=True, metadata=codec(INTS))
+    first_out_points: int | None = field(default=None, kw_only=True, metadata=codec(VALUE))
+    # Consecutive turns in which nobody could play or draw.
+    stuck: int = field(default=0, kw_only=True, metadata=codec(VALUE))
+    turns: int = field(default=0, kw_only=True, metadata=codec(VALUE))  # turns begun in this deal
     # ------------------------------------------------------------ the turn (see reset_turn)
-    played: int
-    last: int
-    run_dir: int
-    suit_mode: int
-    again: bool
-    must_cover: bool
-    drawn: int
-    turn_skip: int
-    turn_drew: int
-    turn_forced: bool
-    barred: bool
+    played: int = field(init=False, metadata=codec(VALUE))
+    last: int = field(init=False, metadata=codec(VALUE))
+    run_dir: int = field(init=False, metadata=codec(VALUE))
+    suit_mode: int = field(init=False, metadata=codec(VALUE))
+    again: bool = field(init=False, metadata=codec(VALUE))
+    must_cover: bool = field(init=False, metadata=codec(VALUE))
+    drawn: int = field(init=False, metadata=codec(VALUE))
+    turn_skip: int = field(init=False, metadata=codec(VALUE))
+    turn_drew: int = field(init=False, metadata=codec(VALUE))
+    turn_forced: bool = field(init=False, metadata=codec(VALUE))
+    barred: bool = field(init=False, metadata=codec(VALUE))
     # The legal actions of the position, once asked for, in the engine's and the API's form.
-    legal_tuples_cache: list[ActionTuple] | None
-    legal_actions_cache: list[SharedAction] | None
+    legal_tuples_cache: list[ActionTuple] | None = field(init=False, metadata=codec(CACHE))
+    legal_actions_cache: list[SharedAction] | None = field(init=False, metadata=codec(CACHE))
 
-    __slots__ = tuple(FIELDS)  # the fields above, and only they
+    @property
+    def game(self) -> str:
+        # A property, not a class attribute: compiled, the dataclass would take that for a field.
+        return GAME
 
-    def __init__(self, rules: Rules, deals: int = 1, target: int | None = None) -> None:
-        """A new match waiting for its first deal."""
-        n = rules.players
-        self.rules = rules
-        self.deals = deals
-        self.target = target
-        self.phase = NEEDS_DEAL
-        self.deal_number = 0
+    def __post_init__(self) -> None:
+        """The fields one per seat, and the turn's."""
+        n = self.rules.players
         self.scores = [0] * n
         self.deals_won = [0] * n
-        self.history = []
-        self.public_log = []
         self.hands = [[] for _ in range(n)]
-        self.stock = []
-        self.discard = []
-        self.active_suit = -1
-        self.direction = 1
-        self.current = -1
-        self.pending_draw = 0
-        self.pending_card = -1
-        self.pending_skip = 0
-        self.pending_skip_card = -1
         self.skips_owed = [0] * n
         self.announced = [False] * n
         self.out = [False] * n
         self.active = n
-        self.finish_order = []
-        self.first_out_points = None
-        self.rng = None
-        self.stuck = 0
-        self.turns = 0
         self.reset_turn()
 
     def reset_turn(self) -> None:
@@ -222,8 +175,9 @@ class MatchState:
 
     def copy(self) -> Self:
         """An independent copy (cheap: lists of ints are copied, the compiled rules are shared)."""
-        # A new match, every field then replaced: a compiled class cannot be made without __init__.
-        other = type(self)(self.rules)
+        # Not through __init__: every field is set here, from this match.
+        cls = type(self)
+        other = cls.__new__(cls)
         for name in _SHARED:
             setattr(other, name, getattr(self, name))
         for name, copy in _COPIED:
@@ -247,10 +201,13 @@ class MatchState:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """Rebuild a game from :meth:`to_dict`; raises ValueError for an unknown format."""
-        # Not cls.game: compiled (mypyc), that is an attribute of instances only.
         if data.get("format") != FORMAT or data.get("game") != GAME:
             raise ValueError(f"not a format-{FORMAT} shedding game")
-        game = cls(saved_rules(data["ruleset"], data["options"], data["players"]))
+        # Not through __init__ (a game is loaded on every move and view): every field is set here.
+        game = cls.__new__(cls)
+        game.rules = saved_rules(data["ruleset"], data["options"], data["players"])
+        for name in _CACHES:
+            setattr(game, name, None)
         try:
             for name, value in zip(_SAVED_VALUES, _saved_values(data), strict=True):
                 setattr(game, name, value)
@@ -263,8 +220,13 @@ class MatchState:
         return game
 
 
+# How each field of MatchState is copied, saved and loaded, in its order.
+FIELDS: Final[Mapping[str, Codec]] = MappingProxyType(
+    {each.name: each.metadata["codec"] for each in fields(MatchState)}
+)
 _SHARED = tuple(name for name, codec in FIELDS.items() if codec.copy is _same)
 _COPIED = tuple((name, codec.copy) for name, codec in FIELDS.items() if codec.copy is not _same)
+_CACHES = tuple(name for name, codec in FIELDS.items() if codec is CACHE)
 _SAVED = tuple((name, codec) for name, codec in FIELDS.items() if codec.saved)
 # Loading takes the plain values in one step: a game is loaded on every move and view.
 _SAVED_VALUES = tuple(name for name, codec in _SAVED if codec is VALUE)
