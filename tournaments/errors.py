@@ -1,7 +1,7 @@
 """The domain errors of the tournament service, each with a stable ``code`` and HTTP status.
 
-The API contract names ``round_in_progress``, ``invalid_result``, ``result_recorded`` and
-``bots_need_online_play``; the others are listed in docs/api.md ("Tournaments").
+The API contract names ``round_in_progress``, ``invalid_result``, ``result_recorded``,
+``bots_need_online_play``, ``round_has_results``, ``has_results`` and ``implausible_tally``; the others are listed in docs/api.md ("Tournaments").
 """
 
 from switchsite.problems import ServiceError
@@ -101,3 +101,23 @@ class ClockNotRunning(ServiceError):
 
 class ClockNotPaused(ServiceError):
     status, code = 409, "clock_not_paused"
+
+
+class TournamentCancelled(ServiceError):
+    status, code = 409, "tournament_cancelled"
+
+
+class NotLatestRound(ServiceError):
+    status, code = 409, "not_latest_round"
+
+
+class RoundHasResults(ServiceError):
+    status, code = 409, "round_has_results"
+
+
+class HasResults(ServiceError):
+    status, code = 409, "has_results"
+
+
+class ImplausibleTally(ServiceError):
+    status, code = 400, "implausible_tally"

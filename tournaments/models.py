@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from games import ratings
-from tournaments.core.scoring import ByePolicy, Scoring
+from tournaments.core.scoring import ByePolicy, Ranking, Scoring
 from tournaments.core.seating import SeatingMode
 
 
@@ -39,6 +39,7 @@ class Tournament(models.Model):
         RUNNING = "running"
         ROUND_COMPLETE = "round_complete"
         FINISHED = "finished"
+        CANCELLED = "cancelled"
 
     name = models.CharField(max_length=120)
     ruleset = models.CharField(max_length=40)
@@ -55,6 +56,9 @@ class Tournament(models.Model):
         max_length=10, choices=_choices(ByePolicy), default=ByePolicy.ZERO
     )
     play = models.CharField(max_length=10, choices=Play.choices, default=Play.ONLINE)
+    # Online only: the bot strategy that fills the seats the numbers leave empty (blank: none).
+    fill_with_bots = models.CharField(max_length=20, blank=True)
+    ranking = models.CharField(max_length=10, choices=_choices(Ranking), default=Ranking.TOTAL)
     # A public tournament has pages anyone may read (tables, standings), without logging in.
     public = models.BooleanField(default=False)
     status = models.CharField(max_length=15, choices=Status.choices, default=Status.REGISTERING)
@@ -127,6 +131,8 @@ class Entry(models.Model):
         blank=True,
         related_name="guest_entry",
     )
+    # Checked in at the desk: only present entries are seated.
+    present = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -226,6 +232,10 @@ class Table(models.Model):
         related_name="tournament_table",
     )
     outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True)
+    # Server bots filling the seats after the entries' (``fill_with_bots``), and the points each
+    # of them scored: they are nobody's entry, but the entries at the table played against them.
+    fill_bots = models.PositiveSmallIntegerField(default=0)
+    fill_points = models.JSONField(default=list, blank=True)
     recorded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -281,6 +291,8 @@ class ResultEntry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     entered_at = models.DateTimeField(auto_now_add=True)
+    # Why a correction was made (the desk's words; blank for a first result).
+    reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ("table", "entered_at", "pk")

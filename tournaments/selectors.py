@@ -74,7 +74,9 @@ if TYPE_CHECKING:
 
 def tournament_list(*, public_only: bool = False) -> QuerySet[ListedTournament]:
     """Newest first, with the number of entries and of rounds published so far."""
-    listed = Tournament.objects.filter(public=True) if public_only else Tournament.objects.all()
+    listed = Tournament.objects.all()
+    if public_only:
+        listed = listed.filter(public=True).exclude(status=Tournament.Status.CANCELLED)
     return listed.annotate(
         entry_count=Count(
             "entries", filter=Q(entries__withdrawn_after__isnull=True), distinct=True
@@ -131,6 +133,8 @@ def tournament_detail(
         "seating": tournament.seating,
         "bye_policy": tournament.bye_policy,
         "play": tournament.play,
+        "fill_with_bots": tournament.fill_with_bots or None,
+        "ranking": tournament.ranking,
         "public": tournament.public,
         "public_url": absolute(public_url) if public_url else None,
         "status": tournament.status,
@@ -206,6 +210,7 @@ def _entry_summary(
         "joined_round": entry.joined_round,
         "withdrawn": not entry.is_active,
         "play_url": absolute(play_url) if play_url else None,
+        "present": entry.present,
     }
 
 
@@ -257,6 +262,7 @@ def _table_summary(
         "played": play,
         "recorded": table.recorded_at is not None,
         "seats": [{"seat": s.seat, **_seated(entries[s.entry_id])} for s in seats],
+        "fill_bots": table.fill_bots,
         "result": outcomes.of(table, [entries[s.entry_id].name for s in seats]),
     }
 
@@ -442,6 +448,12 @@ def _cell(value: Any, places: int | None) -> Any:
     return int(rounded) if rounded.is_integer() else rounded
 
 
+def _fill_bot_key(table_id: int, number: int) -> int:
+    """A key for a server bot filling a table: negative, so never an entry's id. It counts as an
+    opponent at its table and is never ranked."""
+    return -(table_id * 16 + number + 1)
+
+
 @dataclass(frozen=True)
 class _Inputs:
     rows: list[StandingRow]
@@ -453,13 +465,13 @@ def _standings_inputs(tournament: Tournament) -> _Inputs:
     """Five queries: entries, recorded tables, their seats, summed lines, byes (and the
     standings a sixth: the ratings)."""
     entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament).order_by("pk")}
-    tables = {
-        pk: (number, outcome == Table.Outcome.FORFEITED)
-        for pk, number, outcome in Table.objects.filter(
-            round__tournament=tournament, recorded_at__isnull=False
-        ).values_list("pk", "round__number", "outcome")
-    }
+    tables: dict[int, tuple[int, bool]] = {}
     points: defaultdict[int, dict[int, float]] = defaultdict(dict)
+    for pk, number, outcome, fill_points in Table.objects.filter(
+        round__tournament=tournament, recorded_at__isnull=False
+    ).values_list("pk", "round__number", "outcome", "fill_points"):
+        tables[pk] = (number, outcome == Table.Outcome.FORFEITED)
+        points[pk] = {_fill_bot_key(pk, seat): p for seat, p in enumerate(fill_points or ())}
     for table_id, entry_id in TableSeat.objects.filter(table_id__in=tables).values_list(
         "table_id", "entry_id"
     ):

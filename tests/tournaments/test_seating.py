@@ -19,7 +19,7 @@ from tournaments.core.seating import (
     SeatingMode,
     TableBounds,
     draw_round,
-    layout_with_bots,
+    fill_layout,
     review_round,
     table_layout,
 )
@@ -42,7 +42,8 @@ def draw(entries, mode, bounds, history=None, seed=0, rounds_left=1):
     ("entries", "bounds", "expected"),
     [
         (10, TableBounds(2, 7, 4), Layout((4, 3, 3), 0)),
-        (9, TableBounds(2, 7, 4), Layout((5, 4), 0)),
+        (9, TableBounds(2, 7, 4), Layout((3, 3, 3), 0)),  # never above 4 when 3s will do
+        (5, TableBounds(3, 5, 4), Layout((5,), 0)),  # above 4 only as the numbers require
         (16, TableBounds(2, 7, 4), Layout((4, 4, 4, 4), 0)),
         (6, TableBounds(2, 7, 4), Layout((3, 3), 0)),
         (23, TableBounds(2, 7, 7), Layout((6, 6, 6, 5), 0)),
@@ -83,6 +84,12 @@ def test_table_layout_is_even_within_bounds_and_byes_are_a_last_resort(entries, 
     assert all(bounds.min_players <= size <= bounds.max_players for size in layout.table_sizes)
     if layout.table_sizes:
         assert max(layout.table_sizes) - min(layout.table_sizes) <= 1
+        if max(layout.table_sizes) > bounds.preferred:  # larger only when it must be
+            seated = sum(layout.table_sizes)
+            assert not any(
+                n * bounds.min_players <= seated <= n * bounds.preferred
+                for n in range(1, seated + 1)
+            )
     # Any count from the minimum up can be split when max ≥ 2·min − 1, so no bye is needed.
     if entries >= bounds.min_players and bounds.max_players >= 2 * bounds.min_players - 1:
         assert layout.byes == 0
@@ -261,7 +268,7 @@ def test_review_accepts_a_valid_edit_and_reports_its_repeats():
     ("edited", "message"),
     [
         (RoundSeating(tables=((1, 2, 3, 4), (5, 6, 7, 1))), "more than once"),
-        (RoundSeating(tables=((1, 2, 3, 4), (5, 6, 7)), byes=(8,)), "allows 4 to 4"),
+        (RoundSeating(tables=((1, 2, 3, 4), (5, 6, 7)), byes=(8,)), "tables of 4 to 4"),
         (RoundSeating(tables=((1, 2, 3, 4),), byes=(5, 6, 7)), "not seated: 8"),
         (RoundSeating(tables=((1, 2, 3, 4), (5, 6, 7, 9)), byes=(8,)), "not active entries: 9"),
     ],
@@ -292,20 +299,16 @@ def test_string_ids_draw_reproducibly():
 
 
 @pytest.mark.parametrize(
-    ("humans", "bots", "bounds", "expected"),
+    ("entries", "bounds", "expected"),
     [
-        # Humans fill tables on their own: bots get a table of their own.
-        (12, 2, TableBounds(2, 10, 4), Layout((4, 4, 4, 2), 0, (0, 0, 0, 2))),
-        (8, 5, FOURS, Layout((4, 4, 4), 1, (0, 0, 4))),  # the fifth bot sits out, not a human
-        # Humans alone would need byes: one field, bots together at as few tables as possible.
-        (6, 2, FOURS, Layout((4, 4), 0, (2, 0))),
-        (10, 7, TableBounds(2, 10, 4), Layout((4, 3, 3, 4, 3), 0, (0, 0, 0, 4, 3))),
-        (7, 2, FOURS, Layout((4, 4), 1, (1, 0))),  # one bot sits out, the other plays
-        (5, 2, FOURS, Layout((4,), 3, (0,))),  # both bots sit out before any human does
+        (14, FOURS, Layout((4, 4, 3, 3), 0)),
+        (5, TableBounds(2, 10, 4), Layout((3, 2), 0)),
+        (3, TableBounds(2, 2, 2), Layout((2, 1), 0)),  # the lone player meets a server bot
+        (16, TableBounds(2, 10, 4), Layout((4, 4, 4, 4), 0)),
     ],
 )
-def test_layout_with_bots(humans, bots, bounds, expected):
-    assert layout_with_bots(humans, bots, bounds) == expected
+def test_filled_tables_seat_everyone_at_tables_no_larger_than_asked(entries, bounds, expected):
+    assert fill_layout(entries, bounds) == expected
 
 
 @settings(max_examples=60, deadline=None)
@@ -316,9 +319,7 @@ def test_layout_with_bots(humans, bots, bounds, expected):
     mode=st.sampled_from(list(SeatingMode)),
     seed=st.integers(0, 2**32),
 )
-def test_no_human_sits_out_while_a_bot_plays_and_bots_sit_together(
-    humans, bots, bounds, mode, seed
-):
+def test_no_human_sits_out_while_a_bot_plays(humans, bots, bounds, mode, seed):
     robots = [f"bot{n}" for n in range(bots)]
     entries = [f"h{n}" for n in range(humans)] + robots
     draw = draw_round(
@@ -328,8 +329,86 @@ def test_no_human_sits_out_while_a_bot_plays_and_bots_sit_together(
     robots_playing = [e for table in seated.tables for e in table if e in robots]
     if robots_playing:
         assert all(e in robots for e in seated.byes)
-    mixed = [table for table in seated.tables if 0 < sum(e in robots for e in table) < len(table)]
-    assert len(mixed) <= 1
+    assert sorted(map(len, seated.tables), reverse=True) == list(
+        table_layout(len(entries), bounds).table_sizes
+    )
+
+
+def test_fourteen_people_and_two_bots_play_four_rounds_at_the_lower_bound():
+    """The club night of the report: bots seated among the people, round after round re-planned
+    with the real history, never more repeats than the unavoidable minimum."""
+    bounds = TableBounds(2, 10, 4)
+    robots = ["bot1", "bot2"]
+    entries = [f"h{n}" for n in range(14)] + robots
+    played: list[RoundSeating] = []
+    measured = []
+    for number in range(4):
+        history = SeatingHistory.from_rounds(played)
+        draw = draw_round(
+            entries,
+            mode=SeatingMode.BALANCED,
+            bounds=bounds,
+            history=history,
+            seed=number,
+            rounds_left=4 - number,
+            bots=robots,
+        )
+        seated = draw.rounds[0]
+        report = repeat_report([seated], history)
+        measured.append((report.repeats, report.lower_bound))
+        assert [len(table) for table in seated.tables] == [4, 4, 4, 4]
+        assert not seated.byes
+        played.append(seated)
+    assert measured == [(0, 0)] * 4
+    bot_tables = [
+        [e for e in table if e not in robots] for seating in played for table in seating.tables
+    ]
+    assert all(len(table) >= 2 for table in bot_tables)  # never two bots with only two people
+
+
+def test_filled_tables_draw_everyone_with_no_bye():
+    draw = draw_round(
+        [f"h{n}" for n in range(14)],
+        mode=SeatingMode.BALANCED,
+        bounds=TableBounds(2, 10, 4),
+        history=SeatingHistory(),
+        seed=3,
+        fill=True,
+    )
+    assert sorted(map(len, draw.rounds[0].tables)) == [3, 3, 4, 4]
+    assert draw.rounds[0].byes == ()
+
+
+def test_an_edited_table_larger_or_smaller_than_the_numbers_require_is_refused():
+    bounds = TableBounds(2, 10, 4)
+    entries = range(1, 15)
+    with pytest.raises(
+        SeatingError, match="tables of 5, 3, 3, 3: 14 seated entries sit at tables of 4, 4, 3, 3"
+    ):
+        review_round(
+            RoundSeating(tables=((1, 2, 3, 4, 5), (6, 7, 8), (9, 10, 11), (12, 13, 14))),
+            entries=entries,
+            bounds=bounds,
+            history=SeatingHistory(),
+        )
+    with pytest.raises(SeatingError, match="tables of 4, 4, 4, 2"):
+        review_round(
+            RoundSeating(tables=((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14))),
+            entries=entries,
+            bounds=bounds,
+            history=SeatingHistory(),
+        )
+
+
+def test_refusals_name_entries_as_the_caller_names_them():
+    with pytest.raises(SeatingError, match="not seated: Chloé"):
+        review_round(
+            RoundSeating(tables=((1, 2, 3, 4),), byes=(5, 6, 7)),
+            entries=range(1, 9),
+            bounds=FOURS,
+            history=SeatingHistory(),
+            name=lambda entry: {8: "Chloé"}.get(entry, str(entry)),
+        )
 
 
 def test_the_organisers_edit_may_not_bench_a_human_while_bots_play():

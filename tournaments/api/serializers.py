@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from switchsite.api.schema import page_of
 from tournaments.core.clock import MAX_MINUTES
-from tournaments.core.scoring import ByePolicy, Scoring
+from tournaments.core.scoring import ByePolicy, Ranking, Scoring
 from tournaments.core.seating import SeatingMode
 from tournaments.models import Entry, Round, Table, Tournament
 
@@ -48,6 +48,20 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     public = serializers.BooleanField(
         required=False, default=False, help_text="Public pages (tables, standings), no login."
+    )
+    fill_with_bots = serializers.CharField(
+        max_length=20,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Online only: a bot strategy; server bots of it fill the seats the numbers "
+        "leave empty (not entrants, not ranked). Null: no filling.",
+    )
+    ranking = serializers.ChoiceField(
+        choices=list(Ranking),
+        required=False,
+        default=Ranking.TOTAL,
+        help_text="`total`: the sum of the round scores; `average`: their mean.",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -105,6 +119,13 @@ class WithdrawSerializer(serializers.Serializer):
         if attrs["player"] is not None and attrs["name"] is not None:
             raise serializers.ValidationError({"name": ["Name a player or an entry, not both."]})
         return attrs
+
+
+class CheckinSerializer(serializers.Serializer):
+    """An entry checked in (``present``: true) or marked absent, by its display name."""
+
+    name = serializers.CharField(max_length=150)
+    present = serializers.BooleanField()
 
 
 class FrenchDealSerializer(serializers.Serializer):
@@ -172,6 +193,7 @@ class EntrySerializer(serializers.Serializer):
         help_text="Staff only: a guest's seat link in an online tournament (`/play/seat/<secret>/`), "
         "which plays that entry's tables without an account. Null otherwise.",
     )
+    present = serializers.BooleanField(help_text="Checked in: only present entries are seated.")
 
 
 class SeatedSerializer(serializers.Serializer):
@@ -212,6 +234,9 @@ class TableSerializer(serializers.Serializer):
     played = serializers.ChoiceField(choices=Tournament.Play.choices)
     recorded = serializers.BooleanField(help_text="The table has its result.")
     seats = TableSeatSerializer(many=True)
+    fill_bots = serializers.IntegerField(
+        help_text="Server bots filling the seats after the entries' (`fill_with_bots`)."
+    )
     result = TableResultOutSerializer(allow_null=True)
 
 
@@ -266,6 +291,8 @@ class TournamentSerializer(serializers.Serializer):
     seating = serializers.ChoiceField(choices=list(SeatingMode))
     bye_policy = serializers.ChoiceField(choices=list(ByePolicy))
     play = serializers.ChoiceField(choices=Tournament.Play.choices)
+    fill_with_bots = serializers.CharField(allow_null=True)
+    ranking = serializers.ChoiceField(choices=list(Ranking))
     public = serializers.BooleanField()
     public_url = serializers.URLField(
         allow_null=True, help_text="The public page (tables, standings), when `public`."

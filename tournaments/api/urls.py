@@ -30,6 +30,21 @@ urlpatterns = [
         name="tournament-next-round",
     ),
     path(
+        "tournaments/<id:tournament_id>/checkin/",
+        views.TournamentCheckinView.as_view(),
+        name="tournament-checkin",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/cancel/",
+        views.TournamentCancelView.as_view(),
+        name="tournament-cancel",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/rounds/<id:round_number>/unpublish/",
+        views.RoundUnpublishView.as_view(),
+        name="tournament-round-unpublish",
+    ),
+    path(
         "tournaments/<id:tournament_id>/rounds/<id:round_number>/tables/<id:table_number>/result/",
         views.TableResultView.as_view(),
         name="tournament-table-result",

@@ -68,6 +68,8 @@ class TournamentListView(APIView):
             options=data["options"],
             play=data["play"],
             public=data["public"],
+            fill_with_bots=data["fill_with_bots"],
+            ranking=data["ranking"],
         )
         return Response(detail(request, tournament.pk), status=201)
 
@@ -79,6 +81,15 @@ class TournamentDetailView(APIView):
     )
     def get(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         return Response(detail(request, tournament_id))
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **problems(401, 403, 404, 409)},
+        summary="Delete a tournament without recorded results (staff); 409 has_results",
+    )
+    def delete(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
+        services.tournament_delete(tournament_id=tournament_id, user=request.user)
+        return Response(status=204)
 
 
 def _entrant(data: dict[str, Any]) -> services.Entrant:
@@ -149,6 +160,55 @@ class TournamentNextRoundView(APIView):
     @idempotent
     def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         services.round_next(tournament_id=tournament_id, user=request.user)
+        return Response(detail(request, tournament_id))
+
+
+class TournamentCheckinView(APIView):
+    @extend_schema(
+        request=s.CheckinSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.TournamentSerializer, **problems(400, 401, 403, 404, 409)},
+        summary="Check an entry in, or mark it absent (staff): only present entries are seated",
+    )
+    @idempotent
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
+        data = parsed(s.CheckinSerializer, request.data)
+        services.entry_checkin(
+            tournament_id=tournament_id,
+            user=request.user,
+            name=data["name"],
+            present=data["present"],
+        )
+        return Response(detail(request, tournament_id))
+
+
+class TournamentCancelView(APIView):
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.TournamentSerializer, **problems(401, 403, 404, 409)},
+        summary="Cancel a tournament (staff): open matches abandoned, off the public index",
+    )
+    @idempotent
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
+        services.tournament_cancel(tournament_id=tournament_id, user=request.user)
+        return Response(detail(request, tournament_id))
+
+
+class RoundUnpublishView(APIView):
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.TournamentSerializer, **problems(401, 403, 404, 409)},
+        summary="Withdraw the latest round back to a draft, before any result (staff)",
+    )
+    @idempotent
+    def post(
+        self, request: AuthenticatedRequest, tournament_id: int, round_number: int
+    ) -> Response:
+        services.round_unpublish(
+            tournament_id=tournament_id, user=request.user, round_number=round_number
+        )
         return Response(detail(request, tournament_id))
 
 

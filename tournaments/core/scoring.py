@@ -69,6 +69,14 @@ class Scoring(StrEnum):
     ABBOTT = "abbott"
 
 
+class Ranking(StrEnum):
+    """What ranks first: ``total``, the sum of the round scores (byes as the policy credits
+    them), or ``average``, their mean."""
+
+    TOTAL = "total"
+    AVERAGE = "average"
+
+
 class ByePolicy(StrEnum):
     ZERO = "zero"
     AVERAGE = "average"

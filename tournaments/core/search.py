@@ -36,8 +36,8 @@ class SwapSearch(Generic[Entry]):
 
     ``meet[a][b]`` holds how often entries ``a`` and ``b`` have met, history included, so the
     change in cost of a swap is read off the rows of the two entries swapped. The last table of
-    every round holds its byes, who meet nobody. Only entries of one kind (two bots, two humans)
-    are swapped, so every table keeps its number of bots.
+    every round holds its byes, who meet nobody. A bye changes hands only between entries of one
+    kind (two bots, two humans), so no human takes a bye a bot could have.
     """
 
     START_TEMPERATURE = 25.0
@@ -257,12 +257,15 @@ class SwapSearch(Generic[Entry]):
         ]
 
     def _may_swap(self, round_number: int, a: int, b: int) -> bool:
-        """Whether ``a`` and ``b`` (of one kind) sit at different tables, any bye to someone due one."""
+        """Whether ``a`` and ``b`` sit at different tables, any bye to someone due one (and of
+        the same kind as who had it)."""
         table_of = self.table_of[round_number]
         table_a, table_b = table_of[a], table_of[b]
-        if table_a == table_b or self.is_bot[a] != self.is_bot[b]:
-            return False
         bye_table = len(self.rounds[round_number]) - 1
+        if table_a == table_b:
+            return False
+        if bye_table in (table_a, table_b) and self.is_bot[a] != self.is_bot[b]:
+            return False
         eligible = self.bye_eligible[round_number]
         return (table_a != bye_table or b in eligible) and (table_b != bye_table or a in eligible)
 

@@ -6,20 +6,24 @@ entries, history and seed then always give the same draw, and the seed stored on
 enough to reproduce it.
 
 **Table sizes.** For ``n`` entries the number of tables ``t`` is chosen among those that allow
-tables of sizes within the ruleset's bounds (``t·min ≤ n ≤ t·max``) so that the average size
-``n / t`` is as close as possible to the organiser's table size (ties: more, smaller tables); the
-tables then differ in size by at most one, larger tables first. When no ``t`` fits (Abbott's Switch
-needs exactly four, or two for ``abbott-2``), as few entries as possible sit out with a bye.
+tables of sizes within the ruleset's bounds (``t·min ≤ n ≤ t·max``): no table larger than the
+organiser's table size when the bounds allow it, then the average size ``n / t`` as close as
+possible to it (ties: more, smaller tables); the tables then differ in size by at most one, larger
+tables first. So a table is larger than the organiser's size, or smaller, only when the numbers
+require it. When no ``t`` fits (Abbott's Switch needs exactly four, or two for ``abbott-2``), as
+few entries as possible sit out with a bye.
+
+**Filled tables** (``fill``: an online tournament that fills empty seats with server bots):
+``⌈n / size⌉`` tables as even as possible, nobody sits out; the seats a table lacks are the
+service's to fill.
 
 **Byes** rotate: they go to the entries with the fewest byes so far; among those, the draw chooses
 (``random`` at random; ``swiss``, and ``balanced`` seating a single round, as part of the search;
 ``balanced`` planning several rounds at random, round by round).
 
-**Bots** (online tournaments may enter them) sit together: when the humans alone fill tables
-without a bye and there are bots enough for a table, humans and bots are seated apart; otherwise
-the tables of the whole field get as many bot-only tables as the sizes allow and the remaining bots
-share one table. A bye goes to a bot before any human: no human sits out while a bot plays. The
-searches below only ever swap a bot with a bot and a human with a human, so neither rule is undone.
+**Bots** (online tournaments may enter them) are seated among the people like anyone else; only
+byes tell them apart: a bye goes to a bot before any human, so no human sits out while a bot
+plays. The searches below never swap a bot on a bye with a human at a table, so that rule holds.
 
 **Repeats** (``tournaments.core.meetings``): a pair meeting again costs more each time. The
 ``balanced`` and ``swiss`` modes minimise the total by swapping two entries between tables of the
@@ -43,11 +47,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Collection, Hashable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from itertools import product
 from typing import Generic, TypeVar
 
 from tournaments.core.meetings import (
@@ -102,12 +105,10 @@ class TableBounds:
 
 @dataclass(frozen=True)
 class Layout:
-    """The table sizes of one round, how many entries get a bye, and how many bots sit at each
-    table (``table_bots``, one number per table; bots' byes come first)."""
+    """The table sizes of one round and how many entries get a bye."""
 
     table_sizes: tuple[int, ...]
     byes: int
-    table_bots: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -130,49 +131,25 @@ def table_layout(entry_count: int, bounds: TableBounds) -> Layout:
         if table_counts:
             count = min(
                 table_counts,
-                key=lambda count: (abs(Fraction(seated, count) - bounds.preferred), -count),
+                key=lambda count: (
+                    -(-seated // count) > bounds.preferred,
+                    abs(Fraction(seated, count) - bounds.preferred),
+                    -count,
+                ),
             )
-            base, larger = divmod(seated, count)
-            sizes = (base + 1,) * larger + (base,) * (count - larger)
-            return Layout(table_sizes=sizes, byes=entry_count - seated)
+            return Layout(table_sizes=_even_sizes(seated, count), byes=entry_count - seated)
     return Layout(table_sizes=(), byes=entry_count)
 
 
-def layout_with_bots(humans: int, bots: int, bounds: TableBounds) -> Layout:
-    """The round's tables when ``bots`` of the entries are bots (see "Bots" above)."""
-    human_only, bot_only = table_layout(humans, bounds), table_layout(bots, bounds)
-    if bots and bot_only.table_sizes and not human_only.byes:
-        return Layout(
-            table_sizes=human_only.table_sizes + bot_only.table_sizes,
-            byes=bot_only.byes,
-            table_bots=(0,) * len(human_only.table_sizes) + bot_only.table_sizes,
-        )
-    whole = table_layout(humans + bots, bounds)
-    seated_bots = bots - min(whole.byes, bots)
-    return replace(whole, table_bots=_bots_per_table(whole.table_sizes, seated_bots))
+def fill_layout(entry_count: int, bounds: TableBounds) -> Layout:
+    """Everyone seated at tables no larger than the organiser's size (see "Filled tables")."""
+    count = -(-entry_count // bounds.preferred)
+    return Layout(table_sizes=_even_sizes(entry_count, count), byes=0)
 
 
-def _bots_per_table(sizes: Sequence[int], bots: int) -> tuple[int, ...]:
-    """As many tables of bots only as the sizes allow; the bots left over share one more table."""
-    by_size = Counter(sizes)
-    best: tuple[int, int, dict[int, int]] = (-1, 0, {})
-    for choice in product(*(range(by_size[size] + 1) for size in by_size)):
-        filled = dict(zip(by_size, choice, strict=True))
-        seated = sum(size * count for size, count in filled.items())
-        if seated <= bots and (seated, -sum(choice)) > best[:2]:
-            best = (seated, -sum(choice), filled)
-    left_over, filled = bots - best[0], dict(best[2])
-    result = []
-    for size in sizes:
-        if filled.get(size):
-            filled[size] -= 1
-            result.append(size)
-        elif left_over:
-            result.append(left_over)
-            left_over = 0
-        else:
-            result.append(0)
-    return tuple(result)
+def _even_sizes(seated: int, count: int) -> tuple[int, ...]:
+    base, larger = divmod(seated, count)
+    return (base + 1,) * larger + (base,) * (count - larger)
 
 
 def draw_round(
@@ -184,6 +161,7 @@ def draw_round(
     seed: int,
     rounds_left: int = 1,
     bots: Collection[Entry] = (),
+    fill: bool = False,
 ) -> Draw[Entry]:
     """Seat the next round (and, in ``balanced`` mode, plan the ``rounds_left`` rounds to come).
 
@@ -191,7 +169,8 @@ def draw_round(
     first. ``balanced`` returns all ``rounds_left`` planned rounds so the organiser sees the whole
     plan; re-planning before each round with the real history keeps the plan right when entries
     join or withdraw. The other modes return one round, since later rounds depend on results.
-    ``bots`` are the entries that are bots (see "Bots" in the module docstring).
+    ``bots`` are the entries that are bots (see "Bots" in the module docstring); ``fill``
+    seats everyone at tables the service fills with server bots (see "Filled tables").
     """
     mode = SeatingMode(mode)
     if len(set(entries)) != len(entries):
@@ -200,7 +179,7 @@ def draw_round(
         raise SeatingError("there is no round left to seat")
     rng = random.Random(seed)
     bots = frozenset(bots) & frozenset(entries)
-    layout = layout_with_bots(len(entries) - len(bots), len(bots), bounds)
+    layout = (fill_layout if fill else table_layout)(len(entries), bounds)
     if mode is SeatingMode.BALANCED:
         groups = _plan_balanced(entries, layout, history, rounds_left, rng, bots)
     elif mode is SeatingMode.SWISS:
@@ -218,38 +197,57 @@ def review_round(
     bounds: TableBounds,
     history: SeatingHistory[Entry],
     bots: Collection[Entry] = (),
+    fill: bool = False,
+    name: Callable[[Entry], str] = str,
 ) -> RepeatReport:
     """Check an organiser-edited round and report its repeats.
 
     Every active entry must appear exactly once (at a table or with a bye), nobody else may appear,
-    every table must be within the ruleset's bounds, and no human may sit out while one of
-    ``bots`` plays. Raises :class:`SeatingError` otherwise.
+    the tables must have the sizes the draw would give the entries seated (so none larger or
+    smaller than the organiser's size unless the numbers require it), and no human may sit out
+    while one of ``bots`` plays. Raises :class:`SeatingError` otherwise, naming entries by
+    ``name``.
     """
+
+    def names(listed: Iterable[Entry]) -> str:
+        return ", ".join(map(name, listed))
+
     placed = [entry for table in seating.tables for entry in table] + list(seating.byes)
     twice = [entry for entry, count in Counter(placed).items() if count > 1]
     if twice:
-        raise SeatingError(f"seated more than once: {', '.join(map(str, twice))}")
+        raise SeatingError(f"seated more than once: {names(twice)}")
     active = set(entries)
     unknown = [entry for entry in placed if entry not in active]
     if unknown:
-        raise SeatingError(f"not active entries: {', '.join(map(str, unknown))}")
+        raise SeatingError(f"not active entries: {names(unknown)}")
     seated_once = set(placed)
     missing = [entry for entry in entries if entry not in seated_once]
     if missing:
-        raise SeatingError(f"not seated: {', '.join(map(str, missing))}")
-    for number, table in enumerate(seating.tables, start=1):
-        if not bounds.min_players <= len(table) <= bounds.max_players:
-            raise SeatingError(
-                f"table {number} has {len(table)} players; the ruleset allows "
-                f"{bounds.min_players} to {bounds.max_players}"
-            )
+        raise SeatingError(f"not seated: {names(missing)}")
+    _check_sizes(seating, bounds, fill)
     bots_playing = [entry for entry in seated_entries(seating) if entry in bots]
     humans_out = [entry for entry in seating.byes if entry not in bots]
     if bots_playing and humans_out:
-        raise SeatingError(
-            f"byes for {', '.join(map(str, humans_out))} while bots play: give the byes to bots"
-        )
+        raise SeatingError(f"byes for {names(humans_out)} while bots play: give the byes to bots")
     return repeat_report([seating], history)
+
+
+def _check_sizes(seating: RoundSeating[Entry], bounds: TableBounds, fill: bool) -> None:
+    """The tables must have the sizes the draw gives that many seated entries."""
+    sizes = [len(table) for table in seating.tables]
+    seated = sum(sizes)
+    layout = (fill_layout if fill else table_layout)(seated, bounds)
+    if layout.byes or sorted(sizes, reverse=True) != list(layout.table_sizes):
+        shown = ", ".join(map(str, sizes)) or "none"
+        expected = (
+            f"tables of {', '.join(map(str, layout.table_sizes))}"
+            if not layout.byes
+            else f"tables of {bounds.min_players} to {bounds.max_players} with nobody left over"
+        )
+        raise SeatingError(
+            f"tables of {shown}: {seated} seated entries sit at {expected} "
+            f"(tables of {bounds.preferred} in this event)"
+        )
 
 
 # --- the draw ------------------------------------------------------------------------------------
@@ -291,16 +289,12 @@ def _pick_byes(
     return byes
 
 
-def _cut(seated: Sequence[Entry], layout: Layout, bots: frozenset[Entry]) -> list[list[Entry]]:
-    """Tables of the layout's sizes, filled in the order given: its bots where the layout puts bots."""
-    robots = [entry for entry in seated if entry in bots]
-    humans = [entry for entry in seated if entry not in bots]
-    tables, robot, human = [], 0, 0
-    robot_counts = layout.table_bots or (0,) * len(layout.table_sizes)
-    for size, robot_count in zip(layout.table_sizes, robot_counts, strict=True):
-        human_count = size - robot_count
-        tables.append(robots[robot : robot + robot_count] + humans[human : human + human_count])
-        robot, human = robot + robot_count, human + human_count
+def _cut(seated: Sequence[Entry], layout: Layout) -> list[list[Entry]]:
+    """Tables of the layout's sizes, filled in the order given."""
+    tables, start = [], 0
+    for size in layout.table_sizes:
+        tables.append(list(seated[start : start + size]))
+        start += size
     return tables
 
 
@@ -314,7 +308,7 @@ def _plan_random(
     byes = _pick_byes(entries, layout, bye_counts, rng, bots)
     seated = [entry for entry in entries if entry not in set(byes)]
     rng.shuffle(seated)
-    return Grouping(tables=_cut(seated, layout, bots), byes=byes)
+    return Grouping(tables=_cut(seated, layout), byes=byes)
 
 
 def _plan_balanced(
@@ -371,7 +365,7 @@ def _plan_one_round(
         byes += forced + due[len(due) - (count - len(forced)) :]
         eligible += due
     seated = [entry for entry in standing_order if entry not in set(byes)]
-    home_tables = _cut(seated, layout, bots)
+    home_tables = _cut(seated, layout)
     search = SwapSearch(standing_order, history, rng, bots)
     search.add_round(home_tables, byes=byes, bye_eligible=eligible)
     if keep_order:

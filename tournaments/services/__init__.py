@@ -14,12 +14,19 @@ tables (real cards), and online tables the desk adjudicates, get theirs from
 the score lines when read.
 
 One module per thing written: the event (``tournaments``), its ``entries``, ``rounds``, table
-results (``table_results``) and the guests' seat links (``seat_links``); this package's namespace
-is the services' one door.
+results (``table_results``), the guests' seat links (``seat_links``) and the desk's ways back
+(``lifecycle``: check-in, a round withdrawn, the event cancelled or deleted); this package's
+namespace is the services' one door.
 """
 
 from tournaments.services.clock import round_clock
 from tournaments.services.entries import Entrant, entries_register, entry_register, entry_withdraw
+from tournaments.services.lifecycle import (
+    entry_checkin,
+    round_unpublish,
+    tournament_cancel,
+    tournament_delete,
+)
 from tournaments.services.rounds import (
     round_draft,
     round_edit,
@@ -38,6 +45,7 @@ from tournaments.services.tournaments import tournament_create
 __all__ = [
     "Entrant",
     "entries_register",
+    "entry_checkin",
     "entry_register",
     "entry_withdraw",
     "round_clock",
@@ -45,10 +53,13 @@ __all__ = [
     "round_edit",
     "round_next",
     "round_publish",
+    "round_unpublish",
     "standings_recompute",
     "table_result_enter",
     "table_result_record",
+    "tournament_cancel",
     "tournament_create",
+    "tournament_delete",
     "tournament_start",
     "unscored_matches",
 ]

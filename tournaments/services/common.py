@@ -7,6 +7,8 @@ from collections import defaultdict
 
 from django.contrib.auth.models import User
 
+from games import bots
+from games import errors as game_errors
 from games.rules import catalog
 from tournaments import errors, live
 from tournaments.core import meetings, seating
@@ -37,9 +39,12 @@ def rounds_played(tournament: Tournament) -> int:
 
 
 def seatable_entries(tournament: Tournament, number: int) -> list[int]:
-    """Ids of the entries to seat in round ``number``, in id order (the draw needs a stable one)."""
+    """Ids of the entries to seat in round ``number`` (active, present, joined by then), in id
+    order (the draw needs a stable one)."""
     return list(
-        tournament.entries.filter(withdrawn_after__isnull=True, joined_round__lte=number)
+        tournament.entries.filter(
+            withdrawn_after__isnull=True, present=True, joined_round__lte=number
+        )
         .order_by("pk")
         .values_list("pk", flat=True)
     )
@@ -47,6 +52,15 @@ def seatable_entries(tournament: Tournament, number: int) -> list[int]:
 
 def bot_entry_ids(tournament: Tournament) -> set[int]:
     return set(tournament.entries.exclude(bot_strategy="").values_list("pk", flat=True))
+
+
+def entry_names(tournament: Tournament) -> dict[int, str]:
+    """Display names by entry id: refusals name people, not ids."""
+    return dict(tournament.entries.values_list("pk", "name"))
+
+
+def fills_tables(tournament: Tournament) -> bool:
+    return bool(tournament.fill_with_bots)
 
 
 def table_bounds(tournament: Tournament) -> seating.TableBounds:
@@ -75,3 +89,16 @@ def seating_history(tournament: Tournament) -> meetings.SeatingHistory[int]:
         )
         for number in sorted(set(tables) | set(byes))
     )
+
+
+def bot_strategy(game: str, strategy: str, *, play: str) -> str:
+    """A bot strategy's name as the game knows it: bots (entrants or filling tables) play online."""
+    if play == Tournament.Play.OFFLINE:
+        raise errors.BotsNeedOnlinePlay(
+            "Bots need online play: this tournament is played offline, with real cards."
+        )
+    known = bots.strategy_named(game, strategy)
+    if known is None:
+        names = ", ".join(bots.strategies_for(game))
+        raise game_errors.InvalidBots(f"unknown bot strategy {strategy!r}; known: {names}")
+    return known

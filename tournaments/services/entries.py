@@ -9,13 +9,16 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games import bots
-from games import errors as game_errors
 from games.rules import catalog
 from switchsite.problems import ServiceError
 from tournaments import errors
 from tournaments.models import Entry, Tournament
-from tournaments.services.common import locked_tournament, require_staff, rounds_played
+from tournaments.services.common import (
+    bot_strategy,
+    locked_tournament,
+    require_staff,
+    rounds_played,
+)
 from tournaments.services.seat_links import guest_online
 
 
@@ -61,8 +64,8 @@ def entries_register(*, tournament_id: int, user: User, entrants: Sequence[Entra
 
 
 def _entry_add(tournament: Tournament, user: User, entrant: Entrant) -> Entry:
-    if tournament.status == Tournament.Status.FINISHED:
-        raise errors.NotRegistering("The tournament is finished.")
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        raise errors.NotRegistering(f"The tournament is {tournament.status}.")
     next_round = rounds_played(tournament) + 1
     if entrant.bot is not None:
         require_staff(user, "enter a bot")
@@ -129,15 +132,8 @@ def _entrant(user: User, username: str | None) -> User:
 
 
 def _bot_entry_create(tournament: Tournament, entrant: Entrant, *, joined_round: int) -> Entry:
-    if tournament.play == Tournament.Play.OFFLINE:
-        raise errors.BotsNeedOnlinePlay(
-            "Bots need online play: this tournament is played offline, with real cards."
-        )
     game = catalog.find_ruleset(tournament.ruleset).game
-    strategy = bots.strategy_named(game, entrant.bot)
-    if strategy is None:
-        known = ", ".join(bots.strategies_for(game))
-        raise game_errors.InvalidBots(f"unknown bot strategy {entrant.bot!r}; known: {known}")
+    strategy = bot_strategy(game, entrant.bot or "", play=tournament.play)
     display = _free_name(
         tournament, entrant.name or f"{strategy} bot {tournament.entries.count() + 1}"
     )

@@ -18,6 +18,8 @@ from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
 from tournaments.services.common import (
     SEED_BITS,
     bot_entry_ids,
+    entry_names,
+    fills_tables,
     locked_tournament,
     require_staff,
     rounds_played,
@@ -33,6 +35,8 @@ def tournament_start(*, tournament_id: int, user: User) -> Round:
     require_staff(user, "start a tournament")
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
+        if tournament.status == Tournament.Status.CANCELLED:
+            raise errors.TournamentCancelled(f"{tournament.name} is cancelled.")
         if tournament.status != Tournament.Status.REGISTERING:
             raise errors.AlreadyStarted("The tournament has already started.")
         return _publish(tournament, organiser=user)
@@ -76,6 +80,8 @@ def _require_round_complete(tournament: Tournament) -> None:
         raise errors.RoundInProgress("Tables of the current round are still playing.")
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.TournamentFinished("Every round has been played.")
+    if tournament.status == Tournament.Status.CANCELLED:
+        raise errors.TournamentCancelled(f"{tournament.name} is cancelled.")
 
 
 def round_edit(
@@ -111,9 +117,11 @@ def _draft(tournament: Tournament) -> Round:
     tournament.rounds.filter(status=Round.Status.DRAFT).delete()
     bounds = table_bounds(tournament)
     entries = seatable_entries(tournament, number)
-    if len(entries) < bounds.min_players:
+    fewest = 1 if fills_tables(tournament) else bounds.min_players
+    if len(entries) < fewest:
         raise errors.NotEnoughEntries(
-            f"{len(entries)} active entries; a table of {tournament.ruleset} needs {bounds.min_players}."
+            f"{len(entries)} active entries present; a table of {tournament.ruleset} needs "
+            f"{bounds.min_players}."
         )
     if tournament.seating == SeatingMode.SWISS:
         order = {
@@ -130,6 +138,7 @@ def _draft(tournament: Tournament) -> Round:
         seed=seed,
         rounds_left=tournament.planned_rounds - number + 1,
         bots=bot_entry_ids(tournament),
+        fill=fills_tables(tournament),
     )
     drafted = Round.objects.create(tournament=tournament, number=number, seed=seed)
     this_round = draw.rounds[0]
@@ -140,8 +149,11 @@ def _draft(tournament: Tournament) -> Round:
 def _seating_write(
     drafted: Round, seated: meetings.RoundSeating[int], report: meetings.RepeatReport
 ) -> None:
+    tournament = drafted.tournament
+    size = tournament.table_size if fills_tables(tournament) else 0
     tables = Table.objects.bulk_create(
-        Table(round=drafted, number=number) for number in range(1, len(seated.tables) + 1)
+        Table(round=drafted, number=number, fill_bots=max(size - len(members), 0))
+        for number, members in enumerate(seated.tables, start=1)
     )
     TableSeat.objects.bulk_create(
         TableSeat(round=drafted, table=table, seat=seat, entry_id=entry)
@@ -163,6 +175,8 @@ def _reviewed(
             bounds=table_bounds(tournament),
             history=seating_history(tournament),
             bots=bot_entry_ids(tournament),
+            fill=fills_tables(tournament),
+            name=entry_names(tournament).__getitem__,
         )
     except seating.SeatingError as error:
         raise errors.InvalidSeating(f"round {number}: {error}") from None
@@ -189,7 +203,7 @@ def _publish(tournament: Tournament, *, organiser: User) -> Round:
     online = tournament.play == Tournament.Play.ONLINE
     for table, seated in zip(tables, members, strict=True):
         table.match = (
-            _table_match_start(tournament, seated, organiser=organiser) if online else None
+            _table_match_start(tournament, table, seated, organiser=organiser) if online else None
         )
         for seat, entry in enumerate(seated):
             holder = seat_holder(entry) if online else entry.player
@@ -216,20 +230,24 @@ def _publish(tournament: Tournament, *, organiser: User) -> Round:
 
 
 def _table_match_start(
-    tournament: Tournament, seated: Sequence[Entry], *, organiser: User
+    tournament: Tournament, table: Table, seated: Sequence[Entry], *, organiser: User
 ) -> Match:
+    """The table's match: its entries in their seats, then the server bots filling it."""
+    bots_wanted = [
+        {"seat": seat, "strategy": entry.bot_strategy}
+        for seat, entry in enumerate(seated)
+        if entry.bot_strategy
+    ]
+    fill_seats = range(len(seated), len(seated) + table.fill_bots)
+    bots_wanted += [{"seat": seat, "strategy": tournament.fill_with_bots} for seat in fill_seats]
     match = game_services.match_create(
         creator=organiser,
         ruleset=tournament.ruleset,
-        seats=len(seated),
+        seats=len(seated) + table.fill_bots,
         options=tournament.options,
-        bots_wanted=[
-            {"seat": seat, "strategy": entry.bot_strategy}
-            for seat, entry in enumerate(seated)
-            if entry.bot_strategy
-        ],
+        bots_wanted=bots_wanted,
         deals=tournament.deals_per_round or 1,
         target=tournament.target,
-        players=[seat_holder(entry) for entry in seated],
+        players=[seat_holder(entry) for entry in seated] + [None] * table.fill_bots,
     )
     return game_services.match_start(match_id=match.pk, user=organiser).match

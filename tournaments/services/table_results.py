@@ -157,7 +157,13 @@ def _table_write(
     the table onwards. Returns whether they were replaced.
     """
     seats = list(table.seats.order_by("seat").values_list("entry_id", flat=True))
-    points = [results.hand_points(Scoring(tournament.scoring), hand) for hand in hands]
+    every_seat = [results.hand_points(Scoring(tournament.scoring), hand) for hand in hands]
+    # The server bots filling the table sit after the entries: theirs are the last points.
+    points = [scored[: len(seats)] for scored in every_seat]
+    table.fill_points = [
+        sum(scored[seat] for scored in every_seat if seat < len(scored))
+        for seat in range(len(seats), len(seats) + table.fill_bots)
+    ]
     ScoreLine.objects.filter(table=table).delete()
     ScoreLine.objects.bulk_create(
         ScoreLine(
@@ -190,7 +196,7 @@ def _table_write(
         )
     table.outcome = outcome
     table.recorded_at = table.recorded_at or timezone.now()
-    table.save(update_fields=["outcome", "recorded_at"])
+    table.save(update_fields=["outcome", "recorded_at", "fill_points"])
     return rewritten
 
 
@@ -206,7 +212,11 @@ def _rated_games(
         return [
             (
                 hand.number,
-                [[seats[seat] for seat in team] for team in hand.teams],
+                [
+                    [seats[seat] for seat in team if seat < len(seats)]
+                    for team in hand.teams
+                    if any(seat < len(seats) for seat in team)
+                ],
                 dict(zip(seats, scored, strict=True)),
             )
             for hand, scored in zip(hands, points, strict=True)
@@ -222,7 +232,7 @@ def _team_ranks(teams: Sequence[Sequence[int]], points: dict[int, int]) -> list[
 
 
 def _close_round_if_done(tournament: Tournament, played: Round) -> None:
-    if played.status != Round.Status.PUBLISHED:
+    if played.status != Round.Status.PUBLISHED or tournament.status == Tournament.Status.CANCELLED:
         return
     if played.tables.filter(recorded_at__isnull=True).exists():
         return

@@ -10,10 +10,10 @@ from django.contrib.auth.models import User
 from games.rules import catalog, protocol
 from tournaments import errors
 from tournaments.core import seating
-from tournaments.core.scoring import ByePolicy, Scoring
+from tournaments.core.scoring import ByePolicy, Ranking, Scoring
 from tournaments.core.seating import SeatingMode
 from tournaments.models import Tournament
-from tournaments.services.common import SEED_BITS, require_staff
+from tournaments.services.common import SEED_BITS, bot_strategy, require_staff
 
 SCORINGS_OF_GAME = {
     catalog.SHEDDING: {Scoring.FRENCH, Scoring.PLACEMENT},
@@ -36,6 +36,8 @@ def tournament_create(
     options: dict[str, Any] | None = None,
     play: str = Tournament.Play.ONLINE,
     public: bool = False,
+    fill_with_bots: str | None = None,
+    ranking: str = Ranking.TOTAL,
 ) -> Tournament:
     """A tournament open for registration. The house rules are checked now, not at round one."""
     require_staff(creator, "create a tournament")
@@ -53,6 +55,8 @@ def tournament_create(
         message = f"{ruleset}: {error}."
         raise errors.InvalidSettings(message, errors={"table_size": [message]}) from None
     catalog.new_game(ruleset, table_size, options, deals=deals_per_round or 1, target=target)
+    if fill_with_bots is not None:
+        fill_with_bots = bot_strategy(info.game, fill_with_bots, play=play)
     return Tournament.objects.create(
         name=name,
         ruleset=ruleset,
@@ -66,6 +70,8 @@ def tournament_create(
         bye_policy=bye_policy,
         play=play,
         public=public,
+        fill_with_bots=fill_with_bots or "",
+        ranking=Ranking(ranking),
         seed=secrets.randbits(SEED_BITS),
         created_by=creator,
     )
