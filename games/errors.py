@@ -33,6 +33,10 @@ class MatchNotFound(ServiceError):
     status, code = 404, "not_found"
 
 
+class PlayerNotFound(ServiceError):
+    status, code = 404, "not_found"
+
+
 class MatchFull(ServiceError):
     status, code = 409, "match_full"
 

@@ -22,6 +22,8 @@ class Player(models.Model):
     # "Alice" cannot register beside "alice". Empty for profiles made before it existed.
     name_key = models.CharField(max_length=150, unique=True, null=True, blank=True)
     feed_seq = models.PositiveBigIntegerField(default=0)
+    # A bot account: a program playing through the API (shown as such wherever the player is).
+    bot = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -49,6 +51,9 @@ class Match(models.Model):
     on_resign = models.CharField(max_length=10, default="bot")
     # Start by itself when its last seat is taken (a lobby match nobody has to start).
     auto_start = models.BooleanField(default=False)
+    # When it finishes, every seat's rating in its game is updated (a RatedResult, in the same
+    # transaction as the end).
+    rated = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     version = models.PositiveIntegerField(default=0)
     deal_number = models.PositiveIntegerField(default=0)
@@ -169,6 +174,7 @@ class Challenge(models.Model):
     deals = models.PositiveSmallIntegerField(default=1)
     target = models.PositiveIntegerField(null=True, blank=True)
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    rated = models.BooleanField(default=False)
     match = models.OneToOneField(
         Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
     )

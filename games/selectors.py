@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 
 from games import errors, ratings
 from games._cached_sql import CachedSqlQuery
@@ -131,6 +131,7 @@ def match_view(*, play: MatchInPlay, seat: int | None) -> dict[str, Any]:
         "deals": match.deals,
         "target": match.target,
         "turn_seconds": match.turn_seconds,
+        "rated": match.rated,
         "turn_deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
         "created_by": match.created_by.get_username(),
         "shuffle_commitment": seed_commitment(bytes.fromhex(match.deal_seed))
@@ -271,6 +272,74 @@ def player_summary(*, player: Player) -> dict[str, Any]:
     }
 
 
+def player_page(*, username: str) -> dict[str, Any]:
+    """A player's public page: bot or not, ratings per game, matches played and won."""
+    player = Player.objects.select_related("user").filter(user__username=username).first()
+    if player is None:
+        raise errors.PlayerNotFound(f"No player is called {username!r}.")
+    held = {r.game: r for r in Rating.objects.filter(holder=ratings.user_holder(player.user_id))}
+    fresh = ratings.initial_rating()
+    finished = Seat.objects.filter(player=player.user, match__status=Match.Status.FINISHED)
+    won = sum(
+        1
+        for index, result in finished.values_list("index", "match__result")
+        if result and result.get("winner") == index
+    )
+    return {
+        "username": player.user.get_username(),
+        "bot": player.bot,
+        "created_at": player.created_at,
+        "ratings": {game: _rating_shown(held.get(game), fresh) for game in Match.Game.values},
+        "matches": {"played": finished.count(), "won": won},
+    }
+
+
+def _rating_shown(held: Rating | None, fresh: ratings.Rating) -> dict[str, float | int]:
+    mu, sigma = (held.mu, held.sigma) if held else (fresh.mu, fresh.sigma)
+    return {
+        "rating": ratings.conservative_rating(mu, sigma),
+        "mu": mu,
+        "sigma": sigma,
+        "games": held.games if held else 0,
+    }
+
+
+def player_matches(*, username: str, status: str | None = None) -> QuerySet[Match]:
+    """A player's matches, newest first (404 for an unknown name)."""
+    user = User.objects.filter(username=username, player__isnull=False).first()
+    if user is None:
+        raise errors.PlayerNotFound(f"No player is called {username!r}.")
+    matches = Match.objects.filter(seats__player=user).select_related("created_by")
+    if status:
+        matches = matches.filter(status=status)
+    return matches.order_by("-created_at", "-pk")
+
+
+# Rated matches a holder needs before the leaderboard shows them.
+LEADERBOARD_MINIMUM_GAMES = 5
+
+
+def leaderboard(*, game: str) -> QuerySet[Rating]:
+    """The best ratings of a game (players and server bots with enough rated matches), best
+    first: ordered by the ordinal μ − 3σ."""
+    return (
+        Rating.objects.filter(game=game, games__gte=LEADERBOARD_MINIMUM_GAMES)
+        .filter(Q(user__isnull=False) | Q(holder__startswith="bot:"))
+        .select_related("user__player")
+        .annotate(ordinal=F("mu") - 3 * F("sigma"))
+        .order_by("-ordinal", "holder")
+    )
+
+
+def leaderboard_row(rating: Rating) -> dict[str, Any]:
+    return {
+        "player": rating.user.get_username() if rating.user else rating.holder,
+        "bot": rating.user.player.bot if rating.user else True,
+        "rating": ratings.conservative_rating(rating.mu, rating.sigma),
+        "games": rating.games,
+    }
+
+
 def _shedding_rating(user_id: int) -> dict[str, float]:
     held = Rating.objects.filter(holder=ratings.user_holder(user_id), game=Match.Game.SHEDDING)
     rating = held.first() or ratings.initial_rating()
@@ -318,6 +387,7 @@ def challenge_summary(*, challenge: Challenge) -> dict[str, Any]:
         "deals": challenge.deals,
         "target": challenge.target,
         "turn_seconds": challenge.turn_seconds,
+        "rated": challenge.rated,
     }
 
 

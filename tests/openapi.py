@@ -72,8 +72,10 @@ def published_schema() -> dict[str, Any]:
 
 @cache
 def _routes() -> list[tuple[re.Pattern[str], str]]:
+    """Every path template as a pattern, the literal ones first (as Django routes them:
+    ``players/me/`` before ``players/{username}/``)."""
     routes = []
-    for template in published_schema()["paths"]:
+    for template in sorted(published_schema()["paths"], key=lambda t: "{" in t):
         pattern = re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template))
         routes.append((re.compile(f"^{pattern}$"), template))
     return routes

@@ -44,6 +44,10 @@ class CredentialsSerializer(serializers.Serializer):
 
 
 class RegistrationSerializer(CredentialsSerializer):
+    bot = serializers.BooleanField(
+        required=False, default=False, help_text="A bot account: a program playing the API."
+    )
+
     def validate_username(self, username: str) -> str:
         scripts = writing_systems(username)
         if len(scripts) > 1:
@@ -63,6 +67,7 @@ class RegistrationSerializer(CredentialsSerializer):
 class RegisteredSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
+    bot = serializers.BooleanField()
     token = serializers.CharField()
 
 
@@ -85,6 +90,49 @@ class MatchCountsSerializer(serializers.Serializer):
 class RatingSerializer(serializers.Serializer):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
+
+
+class GameRatingSerializer(serializers.Serializer):
+    rating = serializers.FloatField(help_text="The openskill ordinal μ − 3σ: the one shown.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    games = serializers.IntegerField(help_text="Rated matches (and tournament results) so far.")
+
+
+class GameRatingsSerializer(serializers.Serializer):
+    shedding = GameRatingSerializer()
+    abbott = GameRatingSerializer()
+
+
+class PlayedSerializer(serializers.Serializer):
+    played = serializers.IntegerField(help_text="Finished matches with a seat of theirs.")
+    won = serializers.IntegerField()
+
+
+class PlayerPageSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    bot = serializers.BooleanField(help_text="A bot account.")
+    created_at = serializers.DateTimeField()
+    ratings = GameRatingsSerializer()
+    matches = PlayedSerializer()
+
+
+class PlayerMatchesQuerySerializer(PageQuerySerializer):
+    status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
+
+
+class LeaderboardQuerySerializer(PageQuerySerializer):
+    game = serializers.ChoiceField(choices=Match.Game.choices)
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    player = serializers.CharField(help_text="A username, or bot:<strategy> for a server bot.")
+    bot = serializers.BooleanField()
+    rating = serializers.FloatField(help_text="The openskill ordinal μ − 3σ.")
+    games = serializers.IntegerField()
+
+
+LeaderboardPageSerializer = page_of(LeaderboardRowSerializer, "LeaderboardPageSerializer")
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -134,6 +182,9 @@ class MatchCreateSerializer(serializers.Serializer):
     auto_start = serializers.BooleanField(
         required=False, default=False, help_text="Start by itself when the last seat is taken."
     )
+    rated = serializers.BooleanField(
+        required=False, default=False, help_text="Update the seats' ratings when it finishes."
+    )
     layout = serializers.DictField(
         required=False,
         allow_null=True,
@@ -154,6 +205,7 @@ class MatchSummarySerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat_count = serializers.IntegerField()
     auto_start = serializers.BooleanField()
+    rated = serializers.BooleanField()
     created_by = serializers.CharField(source="created_by.username")
     created_at = serializers.DateTimeField()
 
@@ -222,6 +274,9 @@ class MatchSettingsSerializer(serializers.Serializer):
     turn_seconds = serializers.IntegerField(
         min_value=5, max_value=7 * 24 * 3600, required=False, allow_null=True, default=None
     )
+    rated = serializers.BooleanField(
+        required=False, default=False, help_text="Update the seats' ratings when it finishes."
+    )
 
 
 class ChallengeCreateSerializer(MatchSettingsSerializer):
@@ -275,6 +330,7 @@ class ChallengeSerializer(serializers.Serializer):
     deals = serializers.IntegerField()
     target = serializers.IntegerField(allow_null=True)
     turn_seconds = serializers.IntegerField(allow_null=True)
+    rated = serializers.BooleanField()
 
 
 ChallengeSerializer._declared_fields["from"] = serializers.CharField(help_text="The challenger.")

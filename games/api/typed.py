@@ -411,6 +411,7 @@ class ViewBase(serializers.Serializer):
     deals = serializers.IntegerField()
     target = serializers.IntegerField(allow_null=True)
     turn_seconds = serializers.IntegerField(allow_null=True)
+    rated = serializers.BooleanField(help_text="Its seats' ratings are updated when it finishes.")
     turn_deadline = serializers.DateTimeField(allow_null=True)
     created_by = serializers.CharField()
     shuffle_commitment = serializers.CharField(

@@ -7,6 +7,13 @@ urlpatterns = [
     path("players/me/", views.PlayerMeView.as_view(), name="player-me"),
     path("players/me/events/", views.FeedEventsView.as_view(), name="player-feed"),
     path("players/me/stream/", views.FeedStreamView.as_view(), name="player-feed-stream"),
+    path("players/<str:username>/", views.PlayerPageView.as_view(), name="player-page"),
+    path(
+        "players/<str:username>/matches/",
+        views.PlayerMatchesView.as_view(),
+        name="player-matches",
+    ),
+    path("leaderboard/", views.LeaderboardView.as_view(), name="leaderboard"),
     path("auth/token/", views.TokenView.as_view(), name="auth-token"),
     path("auth/tokens/", tokens.TokenListView.as_view(), name="auth-tokens"),
     path("auth/tokens/<id:token_id>/", tokens.TokenDetailView.as_view(), name="auth-token-detail"),

@@ -70,9 +70,12 @@ class PlayerRegisterView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = parsed(s.RegistrationSerializer, request.data)
-        user, token = services.player_register(username=data["username"], password=data["password"])
+        user, token = services.player_register(
+            username=data["username"], password=data["password"], bot=data["bot"]
+        )
         return Response(
-            {"id": user.pk, "username": user.get_username(), "token": token}, status=201
+            {"id": user.pk, "username": user.get_username(), "bot": data["bot"], "token": token},
+            status=201,
         )
 
 
@@ -100,6 +103,44 @@ class PlayerMeView(SeatLinkOwnFeed, APIView):
     def get(self, request: AuthenticatedRequest) -> Response:
         player = services.player_profile(user=request.user)
         return Response(selectors.player_summary(player=player))
+
+
+class PlayerPageView(APIView):
+    @extend_schema(
+        responses={200: s.PlayerPageSerializer, **problems(401, 404)},
+        summary="A player's public page: ratings per game, matches played and won",
+    )
+    def get(self, request: AuthenticatedRequest, username: str) -> Response:
+        return Response(s.PlayerPageSerializer(selectors.player_page(username=username)).data)
+
+
+class PlayerMatchesView(APIView):
+    @extend_schema(
+        parameters=[s.PlayerMatchesQuerySerializer],
+        responses={200: s.MatchPageSerializer, **problems(400, 401, 404)},
+        summary="A player's matches, newest first",
+    )
+    def get(self, request: AuthenticatedRequest, username: str) -> Response:
+        query = parsed_query(s.PlayerMatchesQuerySerializer, request.query_params)
+        matches = selectors.player_matches(username=username, status=query.get("status"))
+        paginator = ListPagination()
+        page = paginator.paginate_queryset(matches, request, view=self)
+        return paginator.get_paginated_response(s.MatchSummarySerializer(page, many=True).data)
+
+
+class LeaderboardView(APIView):
+    @extend_schema(
+        parameters=[s.LeaderboardQuerySerializer],
+        responses={200: s.LeaderboardPageSerializer, **problems(400, 401)},
+        summary="The best ratings of a game (at least 5 rated matches; server bots included)",
+    )
+    def get(self, request: AuthenticatedRequest) -> Response:
+        query = parsed_query(s.LeaderboardQuerySerializer, request.query_params)
+        paginator = ListPagination()
+        page = paginator.paginate_queryset(
+            selectors.leaderboard(game=query["game"]), request, view=self
+        )
+        return paginator.get_paginated_response([selectors.leaderboard_row(r) for r in page or []])
 
 
 # --- rulesets ----------------------------------------------------------------------------------
@@ -170,6 +211,7 @@ class MatchListView(APIView):
             layout=data["layout"],
             on_resign=data["on_resign"],
             auto_start=data["auto_start"],
+            rated=data["rated"],
         )
         return Response(selectors.match_view_for(match_id=match.pk, user=request.user), status=201)
 

@@ -39,6 +39,7 @@ class MatchSettings:
     deals: int = 1
     target: int | None = None
     turn_seconds: int | None = None
+    rated: bool = False
 
 
 def challenge_create(
@@ -87,6 +88,7 @@ def challenge_create(
             deals=settings.deals,
             target=settings.target,
             turn_seconds=settings.turn_seconds,
+            rated=settings.rated,
             expires_at=timezone.now() + timedelta(seconds=expires_in),
         )
         Invitation.objects.bulk_create(
@@ -241,6 +243,7 @@ def _challenge_match(challenge: Challenge) -> Match:
         deals=challenge.deals,
         target=challenge.target,
         turn_seconds=challenge.turn_seconds,
+        rated=challenge.rated,
         players=players,
     )
     return match_start(match_id=match.pk, user=challenge.challenger).match

@@ -56,12 +56,14 @@ def match_create(
     on_resign: str = "bot",
     players: Sequence[User | None] | None = None,
     auto_start: bool = False,
+    rated: bool = False,
 ) -> Match:
     """A new match waiting for players.
 
     The creator takes seat 0 unless ``players`` says who sits where (``None`` for a seat left to a
     bot or to someone who joins later) — as tournaments and challenges seat their tables. With
-    ``auto_start`` the match starts by itself when its last seat is taken.
+    ``auto_start`` the match starts by itself when its last seat is taken; a ``rated`` match
+    updates its seats' ratings when it finishes.
     """
     info = catalog.find_ruleset(ruleset)
     game = catalog.new_game(ruleset, seats, options, deals=deals, target=target)
@@ -93,6 +95,7 @@ def match_create(
             layout=layout,
             on_resign=on_resign,
             auto_start=auto_start,
+            rated=rated,
         )
         Seat.objects.bulk_create(
             Seat(

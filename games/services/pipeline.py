@@ -28,6 +28,7 @@ from games.recording import Advance, FeedEntry, advance_write
 from games.rules import protocol
 from games.selectors import MatchInPlay, match_view
 from games.services.decision import Abandon, Holder, MatchRead, Start, Status, decide
+from games.services.ratings import match_rated
 from switchsite.tasks import publish_after_commit
 
 # How often an operation is tried again when the match changed under it before it gives up with
@@ -138,6 +139,8 @@ def advance(
             seat_row = seats[index]
             values = {name: getattr(seat_row, name) for name in fields}
             Seat.objects.filter(pk=seat_row.pk).update(**values)
+        if decision.ended and match.rated and match.status == Status.FINISHED:
+            match_rated(match, seats)
         if decision.ended:
             match_id = match.pk
             transaction.on_commit(

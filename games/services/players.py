@@ -17,8 +17,9 @@ from games.recording import FeedEntry, feed_append
 from switchsite.models import ApiToken
 
 
-def player_register(*, username: str, password: str) -> tuple[User, str]:
-    """Create a user with a game profile and an API token; returns the user and the token key.
+def player_register(*, username: str, password: str, bot: bool = False) -> tuple[User, str]:
+    """Create a user with a game profile (a ``bot`` account or not) and an API token; returns the
+    user and the token key.
 
     The username is stored in NFKC form and compared case-folded, so look-alikes made of
     full-width letters or of another case are the same name (and refused as taken).
@@ -37,7 +38,7 @@ def player_register(*, username: str, password: str) -> tuple[User, str]:
     try:
         with transaction.atomic():
             user = user_model.objects.create_user(username=username, password=password)
-            Player.objects.create(user=user, name_key=key)
+            Player.objects.create(user=user, name_key=key, bot=bot)
             token = Token.objects.create(user=user)
     except IntegrityError:
         raise taken from None

@@ -20,7 +20,8 @@ from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games import ratings
-from games.models import RatedResult, Rating, RatingChange, RatingReplay
+from games.models import Match, RatedResult, Rating, RatingChange, RatingReplay, Seat
+from games.rules import protocol
 from switchsite.tasks import publish_after_commit
 
 # Results rated per transaction: a replay of any length holds its locks this long at most.
@@ -53,6 +54,36 @@ def rated_results_write(
         )
     if results or replacing is not None:
         publish_after_commit(tasks.replay_ratings, game)
+
+
+def match_rated(match: Match, seats: Sequence[Seat]) -> None:
+    """Record a rated match that has just finished as a result to rate, in the transaction that
+    ends it: one update per match, each seat a team (Abbott's Switch: the alliances of its last
+    hand), ranked by the match's ranking. A server bot plays as the player ``bot:<strategy>``; two
+    bots of one strategy in a match are rated once, by the first of their seats."""
+    outcome = protocol.Outcome.from_json(match.result or {})
+    holders = [
+        ratings.user_holder(s.player_id) if s.player_id else ratings.bot_holder(s.bot_strategy)
+        for s in seats
+    ]
+    alone = tuple((seat,) for seat in range(len(seats)))
+    sides = outcome.hands[-1].teams if match.game == Match.Game.ABBOTT else alone
+    place = {seat: position for position, seat in enumerate(outcome.ranking)}
+    rated: set[str] = set()
+    teams, best = [], []
+    for side in sorted(sides):
+        team = [holders[seat] for seat in side if holders[seat] not in rated]
+        if team:
+            rated.update(team)
+            teams.append(team)
+            best.append(min(place[seat] for seat in side))
+    ranks = [1 + sum(other < own for other in best) for own in best]
+    assert match.finished_at is not None  # it has just finished
+    rated_results_write(
+        game=match.game,
+        results=[(f"match:{match.pk}", teams, ranks)],
+        played_at=match.finished_at,
+    )
 
 
 def ratings_replay_step(*, game: str, batch: int = REPLAY_BATCH) -> bool:
