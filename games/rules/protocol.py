@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
-Action = dict[str, Any]
+# An action in the API's JSON shape, read-only: the legal actions a game hands out are shared.
+Action = Mapping[str, Any]
 
 
 class InvalidAction(ValueError):

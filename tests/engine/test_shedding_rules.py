@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+from typing import Any, cast
 
 import pytest
 
@@ -50,12 +51,13 @@ def test_history_entries_are_shared_between_views_and_refuse_changes() -> None:
 
 
 def test_legal_actions_are_shared_read_only_and_copy_into_plain_dicts() -> None:
-    """Every legal_actions() hands out the same action objects: they refuse changes, and apply takes
-    them, or a copy of one, alike."""
+    """Every legal_actions() hands out the same action objects: read-only Mappings to the type
+    checker, and at run time (where a view's Any-typed history entries, the same class, get no
+    type's help) they refuse changes; apply takes them, or a copy of one, alike."""
     game = layout_game("switch", [["7H", "9D", "JS"], ["5D", "6D"]], "9S")
     legal = game.legal_actions()
     assert [a is b for a, b in zip(legal, game.legal_actions(), strict=True)] == [True] * len(legal)
-    action = legal[0]
+    action = cast(dict[str, Any], legal[0])  # what an untyped caller could try
     with pytest.raises(TypeError, match="shared"):
         action["announce"] = "last_card"
     with pytest.raises(TypeError, match="shared"):

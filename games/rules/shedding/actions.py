@@ -28,8 +28,10 @@ _ACTION_FIELDS = frozenset({"action", "card", "suit", "announce"})
 
 class SharedDict(dict[str, Any]):
     """A dict in the API's JSON shape built once and handed to every caller (a legal action, an
-    entry of the public log), so it refuses to be changed (``dict(shared)`` is a copy that may
-    be). Copying returns it; pickle and JSON see the plain dict it reads as."""
+    entry of the public log). Handed out as read-only (``protocol.Action`` is a ``Mapping``): a dict
+    still, for the JSON encoders, and one that refuses changes at run time too, for the views, whose
+    entries are typed ``Any`` (``dict(shared)`` is a copy that may be changed). Copying returns it;
+    pickle and JSON see the plain dict it reads as."""
 
     __slots__ = ()
 
