@@ -8,6 +8,8 @@
 - :class:`StaticFiles`: WhiteNoise, able to run in Django's async middleware chain.
 - :class:`DebugPagesAsProblems`: under ``DEBUG`` too, an unknown path and a bad request (a
   ``Host`` not allowed) answer problem documents, not Django's technical HTML pages.
+- :class:`RateLimitHeaders`: every answer under ``/api/`` carries ``RateLimit-Limit``,
+  ``-Remaining`` and ``-Reset`` (:mod:`switchsite.api.throttling`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from django.urls import Resolver404, resolve
 from django.utils.deprecation import MiddlewareMixin
 from whitenoise.middleware import WhiteNoiseMiddleware
 
+from switchsite.api.throttling import tightest_quota
 from switchsite.problems import (
     DATABASE_RETRY_AFTER,
     DATABASE_UNAVAILABLE,
@@ -134,3 +137,19 @@ def not_found_json(request: HttpRequest) -> JsonResponse:
 
 def bad_request_json() -> JsonResponse:
     return problem_json(400, "bad_request", "The request could not be understood.")
+
+
+API_PATH = "/api/"
+
+
+class RateLimitHeaders(MiddlewareMixin):
+    """Every answer of the API says what is left of the caller's tightest rate limit."""
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        if request.path_info.startswith(API_PATH) and (quota := tightest_quota(request)):
+            response["RateLimit-Limit"] = str(quota.limit)
+            response["RateLimit-Remaining"] = str(quota.remaining)
+            response["RateLimit-Reset"] = str(quota.reset)
+        return response

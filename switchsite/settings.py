@@ -72,6 +72,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "switchsite.middleware.RateLimitHeaders",
     "switchsite.middleware.DebugPagesAsProblems",
     "switchsite.middleware.DatabaseUnavailable",
     "django.middleware.security.SecurityMiddleware",

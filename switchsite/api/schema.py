@@ -89,16 +89,36 @@ _ANY_OPERATION = (400, 406, 429, 503)
 _SIGNED_IN, _WITH_BODY, _IDEMPOTENT = (401, 403), (413, 415), (422,)
 
 
+# Every answer of the API carries the caller's tightest rate limit (switchsite.api.throttling).
+RATE_LIMIT_HEADERS = {
+    "RateLimit-Limit": {
+        "description": "Requests allowed in the window of the caller's tightest limit.",
+        "schema": {"type": "integer"},
+    },
+    "RateLimit-Remaining": {
+        "description": "Requests left in that window (0: the next is refused with 429).",
+        "schema": {"type": "integer"},
+    },
+    "RateLimit-Reset": {
+        "description": "Seconds until the oldest request counted leaves the window.",
+        "schema": {"type": "integer"},
+    },
+}
+
+
 def every_operations_problems(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
     """drf-spectacular's post-processing hook: every operation lists the problems any request may
-    get besides its own, and request bodies refuse fields they do not declare
+    get besides its own, every answer the rate limit headers, and request bodies refuse fields they
+    do not declare
     (``additionalProperties: false``, as :func:`switchsite.api.parsing.parsed` does)."""
     problem = {
         "description": "A problem document (RFC 9457).",
         "content": {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
     }
+    result["components"]["headers"] = RATE_LIMIT_HEADERS
+    quota_headers = {name: {"$ref": f"#/components/headers/{name}"} for name in RATE_LIMIT_HEADERS}
     for methods in result["paths"].values():
         for operation in methods.values():
             statuses = list(_ANY_OPERATION)
@@ -111,7 +131,10 @@ def every_operations_problems(
             responses = operation["responses"]
             for status in statuses:
                 responses.setdefault(str(status), problem)
-            operation["responses"] = dict(sorted(responses.items()))
+            operation["responses"] = {
+                status: {**response, "headers": {**response.get("headers", {}), **quota_headers}}
+                for status, response in sorted(responses.items())
+            }
     for name, component in result["components"]["schemas"].items():
         if name.endswith("Request") and component.get("type") == "object":
             component.setdefault("additionalProperties", False)
