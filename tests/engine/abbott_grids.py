@@ -61,3 +61,15 @@ def hand_end_or_none(events: list[dict[str, Any]]) -> dict[str, Any] | None:
     ends = [e["data"] for e in events if e["type"] == "hand_end"]
     assert len(ends) <= 1
     return ends[0] if ends else None
+
+
+def asked_to_agree() -> AbbottGame:
+    """Seat 1 (17) moves seat 0's piece; seats 1, 2 and 3, the seats that act, all propose."""
+    game = new_game({(2, 2): "AS"}, totals=[0, 17, 0, 0])
+    game.apply({"action": "ally", "partner": 1})  # seat 1 now moves seat 0's piece
+    game.apply({"action": "propose_end"})  # by seat 1
+    move(game, 4, 0)
+    move(game, 1, 0)
+    game.apply({"action": "propose_end"})  # seat 2
+    move(game, 1, 5)
+    return game

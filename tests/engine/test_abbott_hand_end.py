@@ -10,6 +10,7 @@ from games.rules.abbott.game import AbbottGame
 from games.rules.protocol import IllegalMove
 from tests.engine.abbott_grids import (
     SEED,
+    asked_to_agree,
     edit,
     hand_end,
     hand_end_or_none,
@@ -138,18 +139,6 @@ def test_proposals_lapse_when_a_best_hand_changes_or_an_alliance_is_formed() -> 
     game.apply({"action": "propose_end"})  # seat 2
     game.apply({"action": "ally", "partner": 0})
     assert not any(s["proposed_end"] for s in game.view(None)["seats"])
-
-
-def asked_to_agree() -> AbbottGame:
-    """Seat 1 (17) moves seat 0's piece; seats 1, 2 and 3, the seats that act, all propose."""
-    game = new_game({(2, 2): "AS"}, totals=[0, 17, 0, 0])
-    game.apply({"action": "ally", "partner": 1})  # seat 1 now moves seat 0's piece
-    game.apply({"action": "propose_end"})  # by seat 1
-    move(game, 4, 0)
-    move(game, 1, 0)
-    game.apply({"action": "propose_end"})  # seat 2
-    move(game, 1, 5)
-    return game
 
 
 def test_a_seat_whose_piece_its_partner_moves_is_asked_to_agree() -> None:

@@ -11,7 +11,7 @@ from games.rules import catalog
 from games.rules.protocol import Event, GameState
 from games.rules.shuffle import seed_commitment
 from games.services.decision import Abandon, Decision, Holder, MatchRead, Start, Status, decide
-from tests.engine.test_abbott_hand_end import asked_to_agree
+from tests.engine.abbott_grids import asked_to_agree
 from tests.engine.test_abbott_rules import new_game as abbott_game
 from tests.engine.test_shedding_helpers import layout_game
 
