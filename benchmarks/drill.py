@@ -62,6 +62,9 @@ class Table:
 
 
 class Drill:
+    # Who the players play against: search bots, so that a worker is always busy thinking.
+    bot_strategy = "montecarlo"
+
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.logs = Path(tempfile.mkdtemp(prefix="switch-drill-"))
@@ -112,7 +115,7 @@ class Drill:
         body = {"username": name, "password": "a-long-drill-password"}
         async with session.post("/api/v1/players/", json=body) as answer:
             table = Table(name, (await answer.json())["token"])
-        bots = [{"seat": seat, "strategy": "montecarlo"} for seat in (1, 2, 3)]
+        bots = [{"seat": seat, "strategy": self.bot_strategy} for seat in (1, 2, 3)]
         create = {"ruleset": "switch", "seats": 4, "bots": bots, "deals": 100}
         async with session.post(
             "/api/v1/matches/", json=create, headers=shape.auth(table.token)

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
+from django.conf import settings
 from django.db import connections, transaction
 
 logger = logging.getLogger(__name__)
@@ -207,10 +208,23 @@ class PostgresListener:
 
 
 def _connection_params() -> dict[str, Any]:
-    """Django's own connection parameters for the default database, for a psycopg connection."""
-    params = connections["default"].get_connection_params()
-    for django_only in ("cursor_factory", "context", "prepare_threshold"):
-        params.pop(django_only, None)
+    """The listening connection's parameters: ``DATABASE_LISTEN_URL``'s when DATABASE_URL goes
+    through a transaction pooler (LISTEN must stay on one server connection), else Django's own
+    for the default database."""
+    listen = settings.DATABASE_LISTEN
+    if listen is not None:
+        named = {
+            "dbname": "NAME",
+            "user": "USER",
+            "password": "PASSWORD",
+            "host": "HOST",
+            "port": "PORT",
+        }
+        params = {key: listen[name] for key, name in named.items() if listen.get(name)}
+    else:
+        params = connections["default"].get_connection_params()
+        for django_only in ("cursor_factory", "context", "prepare_threshold"):
+            params.pop(django_only, None)
     return {**params, **KEEPALIVES}
 
 

@@ -113,20 +113,45 @@ DATABASES = {
 # PostgreSQL: a write never waits long for a row lock — past DATABASE_LOCK_TIMEOUT seconds it
 # fails and the API answers 503 service_unavailable with Retry-After, never a request that hangs.
 DATABASE_LOCK_TIMEOUT = env.number("DATABASE_LOCK_TIMEOUT", default=5.0, above=0)
+# DATABASE_URL leads to a pooler in transaction mode (PgBouncer): docs/operations.md, "A pooler".
+DATABASE_TRANSACTION_POOLING = env.flag("DATABASE_TRANSACTION_POOLING", default=False)
+# The one LISTEN connection of each web process (games.notifier), straight to PostgreSQL when
+# DATABASE_URL goes through a transaction pooler; None: DATABASE_URL's own.
+DATABASE_LISTEN: dict[str, Any] | None = None
+if env.text("DATABASE_LISTEN_URL", default=""):
+    DATABASE_LISTEN = env.database("DATABASE_LISTEN_URL", default="")
+    if DATABASE_LISTEN["ENGINE"] == "django.db.backends.sqlite3":
+        env.problem("DATABASE_LISTEN_URL", "LISTEN needs PostgreSQL, not SQLite")
+elif DATABASE_TRANSACTION_POOLING:
+    env.problem(
+        "DATABASE_LISTEN_URL",
+        "it is required with DATABASE_TRANSACTION_POOLING (LISTEN cannot go through a "
+        "transaction pooler); give PostgreSQL's own address, e.g. postgres://switch:secret@db:5432/switch",
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One process and one writer at a time: take the write lock when a transaction begins, so
     # concurrent writers queue (up to 20 s) instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
 else:
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        options=f"-c lock_timeout={int(DATABASE_LOCK_TIMEOUT * 1000)}",
         # Parameters travel apart from the SQL (no quoting of large JSON in Python), and a statement
         # a connection has run five times is prepared, so the database stops re-planning it. Both
-        # pay off because connections are kept (below); a pooler in transaction mode (PgBouncer
-        # before 1.21) would need prepare_threshold removed.
+        # pay off because connections are kept (below).
         server_side_binding=True,
         prepare_threshold=5,
     )
+    if not DATABASE_TRANSACTION_POOLING:
+        DATABASES["default"]["OPTIONS"]["options"] = (
+            f"-c lock_timeout={int(DATABASE_LOCK_TIMEOUT * 1000)}"
+        )
+    else:
+        # Through a pooler in transaction mode (PgBouncer) each transaction may get another server
+        # connection: nothing may outlive a transaction on it. So no prepared statements (PgBouncer
+        # before 1.21 cannot route them), no server-side cursors, and no startup options — the
+        # pooler sets lock_timeout on its server connections (deploy/pgbouncer.ini). LISTEN needs
+        # a connection of its own that stays: DATABASE_LISTEN_URL, straight to PostgreSQL.
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = None
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
     # Each thread that serves requests (SYNC_REQUEST_THREADS per process, switchsite.asgi) keeps
     # its connection (``?conn_max_age=`` in DATABASE_URL to change), checked before a request's
     # first query, so a restarted database costs a 503 at most, not a broken connection kept.

@@ -165,3 +165,11 @@ def test_plain_http_is_sent_to_https_and_the_proxys_https_is_trusted(client):
 @pytest.mark.usefixtures("behind_a_tls_proxy")
 def test_the_load_balancers_health_check_is_answered_over_plain_http(client):
     assert client.get("/healthz").status_code == 200
+
+
+def test_transaction_pooling_without_a_direct_listen_url_is_one_line_naming_it():
+    checked = manage("check", DEBUG="true", DATABASE_TRANSACTION_POOLING="true")
+    assert checked.returncode != 0
+    assert "Traceback" not in checked.stderr
+    (line,) = checked.stderr.strip().splitlines()
+    assert line.startswith("Invalid setting DATABASE_LISTEN_URL: it is required with")

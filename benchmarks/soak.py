@@ -1,0 +1,153 @@
+"""A soak of the production shape: steady play for a long time, every process's memory sampled.
+
+    python -m benchmarks.soak [--minutes 30] [--matches 10] [--streams 20] [--sample 30]
+
+It starts the production shape on ports of its own (:mod:`benchmarks.shape`: a private PostgreSQL
+and redis-server, ``make serve`` with two uvicorn processes, a Celery worker, ``celery beat``), and
+``--matches`` players each play a long match (100 deals) against three heuristic bots as the
+drill's careful clients do (:mod:`benchmarks.drill`), while ``--streams`` feed streams of those players
+stay open, reconnecting with ``Last-Event-ID`` when it ends. Every ``--sample`` seconds it
+records the resident memory of each process group (web, worker, beat, PostgreSQL, Redis) and the
+connections PostgreSQL has open. At the end it prints each one's first and last sample and its
+slope (least squares, MB an hour, over the second half of the run so that warm-up is left out),
+the answers the players got, and the matches stuck (not moved on by four versions in 90 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import time
+from typing import Any
+
+from benchmarks import shape
+from benchmarks.drill import Drill
+
+
+def slope_per_hour(samples: list[tuple[float, float]]) -> float:
+    """Least-squares slope of (seconds, value) samples, per hour."""
+    if len(samples) < 2:
+        return 0.0
+    n = len(samples)
+    mean_t = sum(t for t, _ in samples) / n
+    mean_v = sum(v for _, v in samples) / n
+    spread = sum((t - mean_t) ** 2 for t, _ in samples)
+    if not spread:
+        return 0.0
+    return sum((t - mean_t) * (v - mean_v) for t, v in samples) / spread * 3600
+
+
+class Soak(Drill):
+    bot_strategy = "heuristic"  # steady play, not a worker kept busy by search
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        args.faults = ""
+        super().__init__(args)
+        self.samples: dict[str, list[tuple[float, float]]] = {}
+        self.stream_events = 0
+        self.stream_reconnects = 0
+
+    def groups(self) -> dict[str, list[int]]:
+        redis = self.redis.process.pid if self.redis.process else 0
+        return {
+            "web": shape.process_group(self.web.pid),
+            "worker": shape.process_group(self.worker.pid),
+            "beat": shape.process_group(self.beat.pid),
+            "postgres": self.postgres.pids(),
+            "redis": [redis],
+        }
+
+    def connections(self) -> int:
+        psql = [str(self.postgres.bin / "psql"), "-h", "127.0.0.1", "-p", str(self.postgres.port)]
+        query = "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+        out = subprocess.run(
+            [*psql, "-U", "postgres", "-d", "switch", "-Atc", query],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return int(out.stdout.split()[0])
+
+    async def sample(self, started: float) -> None:
+        now = time.monotonic() - started
+        for name, pids in self.groups().items():
+            self.samples.setdefault(name, []).append((now, shape.rss_mib(pids)))
+        connections = await asyncio.to_thread(self.connections)
+        self.samples.setdefault("postgres connections", []).append((now, float(connections)))
+
+    async def stream(self, session: Any, token: str) -> None:
+        """Keep the feed's stream open, reconnecting with Last-Event-ID as a browser does."""
+        last = "0"
+        while True:
+            headers = {**shape.auth(token), "Last-Event-ID": last}
+            try:
+                async with session.get("/api/v1/players/me/stream/", headers=headers) as answer:
+                    async for line in answer.content:
+                        if line.startswith(b"id: "):
+                            last = line[4:].strip().decode()
+                            self.stream_events += 1
+            except Exception:  # a cut stream is reconnected like an ended one
+                await asyncio.sleep(1)
+            self.stream_reconnects += 1
+
+    async def run(self) -> None:
+        import aiohttp
+
+        timeout = aiohttp.ClientTimeout(total=None, sock_read=120)
+        async with aiohttp.ClientSession(self.base_url, timeout=timeout) as session:
+            await shape.wait_until_healthy(session)
+            self.tables = [await self.seat_a_player(session, n) for n in range(self.args.matches)]
+            tasks = [asyncio.create_task(self.play(session, table)) for table in self.tables]
+            for number in range(self.args.streams):  # the players' own feeds, round the table
+                token = self.tables[number % len(self.tables)].token
+                tasks.append(asyncio.create_task(self.stream(session, token)))
+            started = time.monotonic()
+            end = started + self.args.minutes * 60
+            while time.monotonic() < end:
+                await self.sample(started)
+                await asyncio.sleep(self.args.sample)
+            await self.sample(started)
+            stuck, _ = await self.matches_stuck()
+            for task in tasks:
+                task.cancel()
+        self.report(stuck)
+
+    def report(self, stuck: int) -> None:
+        print(
+            f"\nsoak of {self.args.minutes} min, {self.args.matches} players v 3 heuristic bots each, "
+            f"{self.args.streams} feed streams; logs: {self.logs}"
+        )
+        print(f"{'process':22} {'first':>9} {'last':>9} {'slope, 2nd half':>18}")
+        for name, samples in self.samples.items():
+            half = [s for s in samples if s[0] >= samples[-1][0] / 2]
+            unit = "" if name == "postgres connections" else " MB"
+            print(
+                f"{name:22} {samples[0][1]:9.1f} {samples[-1][1]:9.1f} "
+                f"{slope_per_hour(half):+14.1f}{unit}/h"
+            )
+        answers = dict(sorted(self.tally.statuses.items()))
+        print(
+            f"answers {answers}; 500s {self.tally.statuses['500']}; matches stuck {stuck} "
+            f"of {len(self.tables)}; stream events {self.stream_events}, "
+            f"reconnects {self.stream_reconnects}; load {os.getloadavg()[0]:.1f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=30)
+    parser.add_argument("--matches", type=int, default=10)
+    parser.add_argument("--streams", type=int, default=20)
+    parser.add_argument("--sample", type=float, default=30)
+    args = parser.parse_args()
+    soak = Soak(args)
+    try:
+        asyncio.run(soak.run())
+    finally:
+        soak.stop()
+
+
+if __name__ == "__main__":
+    main()
