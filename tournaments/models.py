@@ -321,3 +321,23 @@ class ScoreLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry}: {self.points} in deal {self.deal} of {self.table}"
+
+
+class Series(models.Model):
+    """Monthly nights (or any run of tournaments) ranked together: the standings add up each
+    person's results in its tournaments (``tournaments.series``)."""
+
+    name = models.CharField(max_length=120)
+    tournaments = models.ManyToManyField(Tournament, related_name="series")
+    public = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        verbose_name_plural = "series"
+
+    def __str__(self) -> str:
+        return self.name

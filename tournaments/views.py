@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from switchsite.asyncdb import run_sync
-from tournaments import live, selectors
+from tournaments import errors, live, selectors, series
 from tournaments.models import Round, Tournament
 
 
@@ -39,6 +39,19 @@ def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The projector page: the current round's tables, its clock and the standings."""
     tournament = _shown(tournament_id, staff=request.user.is_staff)
     return render(request, "tournaments/public/screen.html", _room(tournament))
+
+
+def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
+    """A series' standings: the results of its tournaments added up per person."""
+    try:
+        shown = series.series_get(series_id=series_id, staff=request.user.is_staff)
+    except errors.TournamentNotFound:
+        raise Http404("No such public series.") from None
+    detail = series.series_detail(series=shown)
+    rows = series.series_standings_rows(series=shown)
+    for row in rows:  # the place in each tournament, in the columns' order
+        row["places"] = [row["ranks"].get(str(t["id"])) for t in detail["tournaments"]]
+    return render(request, "tournaments/public/series.html", {"series": detail, "rows": rows})
 
 
 async def live_events(request: HttpRequest, tournament_id: int) -> StreamingHttpResponse:

@@ -7,6 +7,6 @@ standings with a chart. Drafted rounds can be edited on the round's page before 
 Every button calls the same service as the API, so the rules hold whichever door is used.
 """
 
-from tournaments.admin import rounds, tables, tournaments
+from tournaments.admin import rounds, series, tables, tournaments
 
-__all__ = ["rounds", "tables", "tournaments"]
+__all__ = ["rounds", "series", "tables", "tournaments"]

@@ -345,3 +345,38 @@ class StandingRowSerializer(serializers.Serializer):
     round_points = serializers.DictField(
         child=serializers.FloatField(allow_null=True), help_text="Points per round number."
     )
+
+
+class SeriesCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    tournaments = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), min_length=1, max_length=100
+    )
+    public = serializers.BooleanField(default=False)
+
+
+class SeriesTournamentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField(help_text="The tournament's `status`.")
+
+
+class SeriesSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    public = serializers.BooleanField()
+    public_url = serializers.URLField(allow_null=True, help_text="The public page, when `public`.")
+    tournaments = SeriesTournamentSerializer(many=True, help_text="Oldest first.")
+    created_at = serializers.DateTimeField()
+
+
+class SeriesStandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Equal score, points and places share a rank.")
+    name = serializers.CharField(help_text="The name of the person's latest tournament.")
+    kind = serializers.ChoiceField(choices=["player", "guest"])
+    score = serializers.FloatField(help_text="The sum of the tournaments' scores.")
+    points = serializers.FloatField(help_text="The sum of the tournaments' points.")
+    tournaments = serializers.IntegerField(help_text="Tournaments played in.")
+    ranks = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Tournament id → rank there."
+    )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.api import views
+from tournaments.api import series_views, views
 
 urlpatterns = [
     path("tournaments/", views.TournamentListView.as_view(), name="tournament-list"),
@@ -58,5 +58,12 @@ urlpatterns = [
         "tournaments/<id:tournament_id>/standings/",
         views.TournamentStandingsView.as_view(),
         name="tournament-standings",
+    ),
+    path("series/", series_views.SeriesListView.as_view(), name="series-list"),
+    path("series/<id:series_id>/", series_views.SeriesDetailView.as_view(), name="series-detail"),
+    path(
+        "series/<id:series_id>/standings/",
+        series_views.SeriesStandingsView.as_view(),
+        name="series-standings",
     ),
 ]

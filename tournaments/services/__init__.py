@@ -34,6 +34,7 @@ from tournaments.services.rounds import (
     round_publish,
     tournament_start,
 )
+from tournaments.services.series import series_create
 from tournaments.services.table_results import (
     standings_recompute,
     table_result_enter,
@@ -54,6 +55,7 @@ __all__ = [
     "round_next",
     "round_publish",
     "round_unpublish",
+    "series_create",
     "standings_recompute",
     "table_result_enter",
     "table_result_record",
