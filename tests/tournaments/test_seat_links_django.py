@@ -107,3 +107,18 @@ def test_guests_of_an_offline_tournament_get_no_user_and_no_link(staff):
     entries = staff.post(f"{path}/register/", {"guest": "Chloé"}).json()["entries"]
 
     assert entries[0]["play_url"] is None
+
+
+def test_the_desk_prints_a_card_per_guest_with_its_link_and_qr_code(started, admin_client):
+    links = {e["name"]: e["play_url"] for e in started["entries"] if e["play_url"]}
+
+    sheet = admin_client.get(
+        f"/admin/tournaments/tournament/{started['id']}/print/seat_links/"
+    ).content.decode()
+
+    assert sheet.count('class="slip seat-link"') == len(GUESTS)
+    for name, url in links.items():
+        assert name in sheet
+        assert url.removeprefix("http://testserver") in sheet
+    assert sheet.count("<svg") >= len(GUESTS)
+    assert "alice" not in sheet.split('class="sheet"')[1]

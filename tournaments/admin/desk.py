@@ -218,10 +218,20 @@ class DeskViews(admin.ModelAdmin):
         self, request: AuthenticatedHttpRequest, tournament: Tournament, sheet: str
     ) -> HttpResponse:
         """A4 sheets for the desk: ``pairings`` (by table and by name), ``slips`` (one result
-        slip per table) or ``standings``. The round is ``?round=N``, by default the latest."""
-        if sheet not in ("pairings", "slips", "standings"):
+        slip per table), ``standings`` or ``seat_links`` (a card per guest of an online
+        tournament, to hand out). The round is ``?round=N``, by default the latest."""
+        if sheet not in ("pairings", "slips", "standings", "seat_links"):
             raise Http404("No such sheet.")
         context: dict[str, Any] = {"tournament": tournament, "sheet": sheet}
+        if sheet == "seat_links":
+            context["seat_links"] = _seat_link_cards(request, tournament)
+            return self._page(
+                request,
+                "print_seat_links.html",
+                title=f"{tournament}: seat links",
+                parent=tournament,
+                **context,
+            )
         if tournament.public:
             url = request.build_absolute_uri(reverse("tournament-public", args=[tournament.pk]))
             context["public_url"] = url
@@ -251,6 +261,23 @@ class DeskViews(admin.ModelAdmin):
             f"admin/tournaments/tournament/{template}",
             {**self.admin_site.each_context(request), "opts": self.opts, **context},
         )
+
+
+def _seat_link_cards(request: HttpRequest, tournament: Tournament) -> list[dict[str, Any]]:
+    """Each active guest's name, seat link and its QR code (a guest's secret: one card each,
+    handed to that guest, never posted on the wall)."""
+    detail = selectors.tournament_detail(
+        tournament=tournament, absolute=request.build_absolute_uri, seat_links=True
+    )
+    return [
+        {
+            "name": entry["name"],
+            "url": entry["play_url"],
+            "qr": qr_svg(entry["play_url"], title=f"Seat link of {entry['name']}"),
+        }
+        for entry in detail["entries"]
+        if entry["play_url"] and not entry["withdrawn"]
+    ]
 
 
 def _chart(standings: selectors.Standings) -> SafeString:
