@@ -50,7 +50,12 @@ from games.services.ratings import (
     ratings_replay_step,
 )
 from games.services.retention import old_events_purge
-from games.services.tokens import seat_token_create, token_create, token_revoke
+from games.services.tokens import (
+    seat_token_create,
+    seat_tokens_revoke,
+    token_create,
+    token_revoke,
+)
 
 __all__ = [
     "REPLACEMENT_BOT",
@@ -79,6 +84,7 @@ __all__ = [
     "rated_results_write",
     "ratings_replay_step",
     "seat_token_create",
+    "seat_tokens_revoke",
     "stalled_matches",
     "token_create",
     "token_obtain",

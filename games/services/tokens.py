@@ -33,3 +33,8 @@ def seat_token_create(*, user: User, name: str) -> str:
         user=user, name=name, scopes=[ApiToken.Scope.SEAT], key_hash=hashed, seat_secret=secret
     )
     return secret
+
+
+def seat_tokens_revoke(*, user_ids: Sequence[int]) -> None:
+    """Revoke the seat links of some guests' users (their tournament is gone)."""
+    ApiToken.objects.filter(user_id__in=user_ids).exclude(seat_secret="").delete()

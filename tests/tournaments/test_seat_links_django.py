@@ -122,3 +122,12 @@ def test_the_desk_prints_a_card_per_guest_with_its_link_and_qr_code(started, adm
         assert url.removeprefix("http://testserver") in sheet
     assert sheet.count("<svg") >= len(GUESTS)
     assert "alice" not in sheet.split('class="sheet"')[1]
+
+
+def test_deleting_the_tournament_revokes_its_seat_links(started, staff):
+    links = [seat_client(e["play_url"]) for e in started["entries"] if e["play_url"]]
+
+    assert staff.http.delete(f"/api/v1/tournaments/{started['id']}/").status_code == 204
+
+    for link in links:
+        assert_problem(link.get("/api/v1/players/me/"), 401, "authentication_failed")

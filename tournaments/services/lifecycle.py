@@ -15,6 +15,7 @@ from games.models import Match
 from tournaments import errors
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.services.common import locked_tournament, require_staff
+from tournaments.services.seat_links import seat_links_revoke
 
 ROUND_WITHDRAWN = "round_withdrawn"
 TOURNAMENT_CANCELLED = "tournament_cancelled"
@@ -96,6 +97,7 @@ def tournament_delete(*, tournament_id: int, user: User) -> None:
         _abandon(tables, TOURNAMENT_DELETED)
         # Seats, byes and score lines protect their entries: the rounds go first.
         tournament.rounds.all().delete()
+        seat_links_revoke(tournament)
         tournament.entries.all().delete()
         tournament.delete()
 

@@ -38,6 +38,18 @@ def guest_online(entry: Entry, tournament: Tournament) -> None:
         seat_holder(entry)
 
 
+def seat_links_revoke(tournament: Tournament) -> None:
+    """The guests' seat links stop working (the tournament is being deleted); their users stay,
+    holding their seats in the matches that remain."""
+    game_services.seat_tokens_revoke(
+        user_ids=list(
+            tournament.entries.filter(guest_user__isnull=False).values_list(
+                "guest_user_id", flat=True
+            )
+        )
+    )
+
+
 def _guest_user_create(entry: Entry) -> User:
     # Registration allows letters, digits and @.+-_ only: the space and parentheses keep a guest's
     # username apart from every player's.
