@@ -64,6 +64,7 @@ class Table:
 class Drill:
     # Who the players play against: search bots, so that a worker is always busy thinking.
     bot_strategy = "montecarlo"
+    web_processes = 2
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -80,7 +81,7 @@ class Drill:
             THROTTLE_REGISTRATION_RATE="100000/minute",
         )
         shape.migrate(self.env)
-        self.web, self.base_url = shape.web(self.env, self.logs, workers=2)
+        self.web, self.base_url = shape.web(self.env, self.logs, workers=self.web_processes)
         self.worker = shape.worker(self.env, self.logs, "worker")
         self.beat = shape.beat(self.env, self.logs)
         self.tally = Tally()

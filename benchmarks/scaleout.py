@@ -1,0 +1,244 @@
+"""The scale-out drill: two web hosts behind HAProxy, two workers, one PostgreSQL, one Redis — one
+host and one worker killed in the middle of play, and nothing missed.
+
+    python -m benchmarks.scaleout [--matches 10] [--streams 200] [--polls 50]
+
+It starts on ports of its own (:mod:`benchmarks.shape`) a private PostgreSQL and redis-server, two
+``make serve`` process groups (the two "hosts", one uvicorn process each), two Celery workers,
+``celery beat``, and HAProxy with ``deploy/haproxy.cfg`` (its bind and server lines replaced by the
+drill's ports, plain HTTP). Through HAProxy only: ``--matches`` players play against three
+heuristic bots (as the drill's careful clients do), ``--streams`` feed streams of those players
+stay open (reconnecting with ``Last-Event-ID``), and ``--polls`` long polls follow the same feeds.
+After 20 s of play it kills (``kill -9`` of the process group) the first host and the first
+worker, lets play go on for 60 s, stops the players and gives the clients 15 s to catch up.
+
+It prints: the answers the players got (500s counted apart), the matches stuck (not moved on by
+four versions within 90 s of the kills), each stream's and poll's gaps (a ``seq`` skipped) and
+what it missed at the end (events of its feed after the last one it received), reconnections,
+and the PostgreSQL connections open at the peak.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchmarks import shape
+from benchmarks.drill import Drill
+
+
+@dataclass
+class Follower:
+    """One stream or long poll of a player's feed: the seqs it received, in order."""
+
+    token: str
+    seqs: list[int] = field(default_factory=list)
+    reconnects: int = 0
+    failures: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def last(self) -> int:
+        return self.seqs[-1] if self.seqs else 0
+
+    def gaps(self) -> int:
+        return sum(1 for a, b in zip(self.seqs, self.seqs[1:], strict=False) if b != a + 1)
+
+    def fail(self, what: str) -> None:
+        self.failures[what] = self.failures.get(what, 0) + 1
+
+
+def haproxy_config(port: int, hosts: list[int]) -> str:
+    """deploy/haproxy.cfg with the drill's frontend port and hosts, in plain HTTP."""
+    lines = []
+    for line in (shape.PROJECT_ROOT / "deploy" / "haproxy.cfg").read_text().splitlines():
+        stripped = line.strip()
+        if stripped.startswith("bind :443"):
+            continue
+        if stripped.startswith("bind "):
+            line = f"    bind 127.0.0.1:{port}"
+        if "ssl_fc" in stripped and "redirect" in stripped:
+            continue
+        if stripped.startswith("server web"):
+            continue
+        lines.append(line)
+    lines += [f"    server web{n} 127.0.0.1:{p} check" for n, p in enumerate(hosts, 1)]
+    return "\n".join(lines) + "\n"
+
+
+class ScaleOut(Drill):
+    bot_strategy = "heuristic"
+    web_processes = 1  # per host: two hosts on two shared cores
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        args.faults = ""
+        args.outage = 0
+        super().__init__(args)  # one PostgreSQL, one Redis, a host, a worker, beat
+        self.worker2 = shape.worker(self.env, self.logs, "worker2")
+        port = shape.free_port()
+        self.web2 = shape.Process(
+            "web2",
+            ["make", "--no-print-directory", "serve"],
+            {**self.env, "WEB_CONCURRENCY": "1", "PORT": str(port)},
+            self.logs,
+        )
+        self.hosts = [int(self.base_url.rsplit(":", 1)[1]), port]
+        balancer_port = shape.free_port()
+        config = self.logs / "haproxy.cfg"
+        config.write_text(haproxy_config(balancer_port, self.hosts))
+        self.haproxy = subprocess.Popen(
+            ["/usr/sbin/haproxy", "-f", str(config)],
+            stdout=(self.logs / "haproxy.log").open("ab"),
+            stderr=subprocess.STDOUT,
+        )
+        self.base_url = f"http://127.0.0.1:{balancer_port}"
+        self.followers: list[Follower] = []
+        self.peak_connections = 0
+
+    def stop(self) -> None:
+        self.haproxy.terminate()
+        self.haproxy.wait(10)
+        for process in (self.web2, self.worker2):
+            process.stop()
+        super().stop()
+
+    def connections(self) -> int:
+        psql = [str(self.postgres.bin / "psql"), "-h", "127.0.0.1", "-p", str(self.postgres.port)]
+        query = "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+        out = subprocess.run(
+            [*psql, "-U", "postgres", "-d", "switch", "-Atc", query],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return int(out.stdout.split()[0])
+
+    async def stream(self, session: Any, follower: Follower) -> None:
+        while True:
+            headers = {**shape.auth(follower.token), "Last-Event-ID": str(follower.last)}
+            try:
+                async with session.get("/api/v1/players/me/stream/", headers=headers) as answer:
+                    if answer.status != 200:
+                        follower.fail(str(answer.status))
+                        await asyncio.sleep(1)
+                        continue
+                    async for line in answer.content:
+                        if line.startswith(b"id: "):
+                            follower.seqs.append(int(line[4:]))
+            except Exception as error:  # cut by the kill: reconnect like a browser does
+                follower.fail(type(error).__name__)
+                await asyncio.sleep(1)
+            follower.reconnects += 1
+
+    async def poll(self, session: Any, follower: Follower) -> None:
+        while True:
+            path = f"/api/v1/players/me/events/?after={follower.last}&wait=20"
+            try:
+                async with session.get(path, headers=shape.auth(follower.token)) as answer:
+                    if answer.status != 200:
+                        follower.fail(str(answer.status))
+                        await asyncio.sleep(1)
+                        continue
+                    page = await answer.json()
+                    follower.seqs += [event["seq"] for event in page["results"]]
+            except Exception as error:
+                follower.fail(type(error).__name__)
+                follower.reconnects += 1
+                await asyncio.sleep(1)
+
+    async def missed(self, session: Any, follower: Follower) -> int:
+        path = f"/api/v1/players/me/events/?after={follower.last}&limit=1"
+        async with session.get(path, headers=shape.auth(follower.token)) as answer:
+            return int((await answer.json())["count"])
+
+    async def watch_connections(self) -> None:
+        while True:
+            self.peak_connections = max(
+                self.peak_connections, await asyncio.to_thread(self.connections)
+            )
+            await asyncio.sleep(5)
+
+    async def run(self) -> None:
+        import aiohttp
+
+        connector = aiohttp.TCPConnector(limit=0)
+        timeout = aiohttp.ClientTimeout(total=None, sock_read=120)
+        async with aiohttp.ClientSession(
+            self.base_url, timeout=timeout, connector=connector
+        ) as session:
+            await shape.wait_until_healthy(session)
+            shape.wait_for_port(self.hosts[1], 60, "the second host")
+            self.tables = [await self.seat_a_player(session, n) for n in range(self.args.matches)]
+            players = [asyncio.create_task(self.play(session, table)) for table in self.tables]
+            clients = [asyncio.create_task(self.watch_connections())]
+            for number in range(self.args.streams + self.args.polls):
+                follower = Follower(self.tables[number % len(self.tables)].token)
+                self.followers.append(follower)
+                follow = self.stream if number < self.args.streams else self.poll
+                clients.append(asyncio.create_task(follow(session, follower)))
+                if number % 50 == 49:
+                    await asyncio.sleep(0.5)  # open them in waves, as clients arrive
+            await asyncio.sleep(20)
+            killed_at = time.monotonic()
+            self.web.kill()
+            self.worker.kill()
+            stuck, recovered_in = await self.matches_stuck()
+            await asyncio.sleep(max(0.0, 60 - (time.monotonic() - killed_at)))
+            for task in players:
+                task.cancel()
+            await asyncio.sleep(15)  # the clients catch up
+            missed = [await self.missed(session, f) for f in self.followers]
+            for task in clients:
+                task.cancel()
+        self.report(stuck, recovered_in, missed)
+
+    def report(self, stuck: int, recovered_in: float, missed: list[int]) -> None:
+        streams = self.followers[: self.args.streams]
+        polls = self.followers[self.args.streams :]
+        failures: dict[str, int] = {}
+        for follower in self.followers:
+            for what, n in follower.failures.items():
+                failures[what] = failures.get(what, 0) + n
+        answers = dict(sorted(self.tally.statuses.items()))
+        print(f"\nlogs: {self.logs}")
+        print(
+            f"{self.args.matches} players through HAProxy, {len(streams)} streams, {len(polls)} "
+            "long polls; host 1 and worker 1 killed after 20 s"
+        )
+        print(f"player answers {answers}; 500s {self.tally.statuses['500']}")
+        print(
+            f"matches stuck {stuck} of {len(self.tables)} (all moving {recovered_in:.0f} s after)"
+        )
+        print(
+            f"streams: events {sum(len(f.seqs) for f in streams)}, gaps "
+            f"{sum(f.gaps() for f in streams)}, missed at the end {sum(missed[: len(streams)])}, "
+            f"reconnects {sum(f.reconnects for f in streams)}"
+        )
+        print(
+            f"long polls: events {sum(len(f.seqs) for f in polls)}, gaps "
+            f"{sum(f.gaps() for f in polls)}, missed at the end {sum(missed[len(streams) :])}"
+        )
+        print(f"client-side failures (then reconnected): {failures}")
+        print(f"PostgreSQL client connections at the peak: {self.peak_connections}")
+        print(f"load {os.getloadavg()}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=10)
+    parser.add_argument("--streams", type=int, default=200)
+    parser.add_argument("--polls", type=int, default=50)
+    args = parser.parse_args()
+    drill = ScaleOut(args)
+    try:
+        asyncio.run(drill.run())
+    finally:
+        drill.stop()
+
+
+if __name__ == "__main__":
+    main()
