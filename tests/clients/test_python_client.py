@@ -1,7 +1,8 @@
 """A Python client generated from the committed schema by ``openapi-python-client`` imports and
 plays a match against a live server: registration, Token auth, a match against a bot, moves taken
 from ``legal_moves`` and posted back through the typed request models, every answer parsed into
-the typed models (a field the schema gets wrong fails here, in the client's own parsing)."""
+the typed models (a field the schema gets wrong fails here, in the client's own parsing); and
+makes, uses (with Bearer) and revokes a named read token."""
 
 from __future__ import annotations
 
@@ -108,3 +109,42 @@ def test_the_generated_client_plays_a_match(client_package, service_url, ruleset
     assert isinstance(page, models.EventPage)
     assert page.results
     assert all(type(e).__name__.endswith("Event") for e in page.results)
+
+
+def test_the_generated_client_makes_uses_and_revokes_a_read_token(client_package, service_url):
+    models = importlib.import_module(f"{PACKAGE}.models")
+    client_module = importlib.import_module(f"{PACKAGE}.client")
+    register = importlib.import_module(f"{PACKAGE}.api.players.players_create")
+    make = importlib.import_module(f"{PACKAGE}.api.auth.auth_tokens_create")
+    listed = importlib.import_module(f"{PACKAGE}.api.auth.auth_tokens_list")
+    revoke = importlib.import_module(f"{PACKAGE}.api.auth.auth_tokens_destroy")
+    me = importlib.import_module(f"{PACKAGE}.api.players.players_me_retrieve")
+    create = importlib.import_module(f"{PACKAGE}.api.matches.matches_create")
+
+    anonymous = client_module.Client(base_url=service_url, raise_on_unexpected_status=True)
+    registered = register.sync(
+        client=anonymous,
+        body=models.RegistrationRequest(username="gen-tokens", password="correct-horse-9"),
+    )
+    account = client_module.AuthenticatedClient(
+        base_url=service_url, token=registered.token, prefix="Token"
+    )
+    made = make.sync(
+        client=account,
+        body=models.TokenCreateRequest(name="dashboard", scopes=[models.ScopesEnum.READ]),
+    )
+    assert isinstance(made, models.NewApiToken), made
+    reader = client_module.AuthenticatedClient(base_url=service_url, token=made.token)  # Bearer
+
+    answer = me.sync_detailed(client=reader)
+    assert isinstance(answer.parsed, models.Player), answer
+    assert int(answer.headers["RateLimit-Remaining"]) < int(answer.headers["RateLimit-Limit"])
+    refused = create.sync(
+        client=reader, body=models.MatchCreateRequest(ruleset="switch", seats=2, bots=[])
+    )
+    assert isinstance(refused, models.Problem)
+    assert refused.code == "insufficient_scope"
+    page = listed.sync(client=account)
+    assert [token.name for token in page.results] == ["dashboard"]
+    assert revoke.sync_detailed(made.id, client=account).status_code == 204
+    assert isinstance(me.sync(client=reader), models.Problem)
