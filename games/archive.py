@@ -19,6 +19,8 @@ from games.selectors import REVEALED_STATUSES
 
 # How many matches an export reads at once: three queries per chunk (matches, seats, events).
 EXPORT_CHUNK = 50
+# What a record is made from, of each logged event.
+LOGGED = ("seq", "type", "seat", "data", "private")
 
 
 def match_record(*, match_id: int) -> Record:
@@ -59,7 +61,7 @@ def _with_seats_and_events(matches: Any) -> Any:
     events = MatchEvent.objects.order_by("seq").only(
         "match_id", "seq", "type", "seat", "data", "private"
     )
-    return matches.prefetch_related(
+    return matches.select_related("archived_log").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index")),
         Prefetch("events", queryset=events),
     )
@@ -67,10 +69,12 @@ def _with_seats_and_events(matches: Any) -> Any:
 
 def _record(match: Match) -> Record:
     seats = match.seats.all()
-    events = [
-        {"seq": e.seq, "type": e.type, "seat": e.seat, "data": e.data, "private": e.private}
-        for e in match.events.all()
-    ]
+    # EVENT_RETENTION_DAYS after a match ended its event rows are gone, its log kept in one row.
+    archived = getattr(match, "archived_log", None)
+    if archived is not None:
+        events = [{key: e[key] for key in LOGGED} for e in archived.events]
+    else:
+        events = [{key: getattr(e, key) for key in LOGGED} for e in match.events.all()]
     return record_from_log(
         match={
             "id": match.pk,

@@ -37,12 +37,15 @@ def test_events_of_a_match_ended_long_ago_go_and_its_log_is_kept_for_its_record(
     old = finished_match(staff, bob, days_ago=31)
     recent = finished_match(staff, bob, days_ago=29)
     log = selectors.match_log(match=old)
+    record = bob.get(f"/api/v1/matches/{old.pk}/record/").json()
 
     assert purge_old_events.apply().get() == (1, 0)
 
     assert not MatchEvent.objects.filter(match=old).exists()
     assert not FeedEvent.objects.filter(match=old).exists()
     assert selectors.match_log(match=old) == log
+    assert bob.get(f"/api/v1/matches/{old.pk}/record/").json() == record
+    assert record["deals"][0]["actions"]  # a real record, made from the archived log
     assert [e["seq"] for e in log] == list(range(1, old.last_event_seq + 1))
     assert MatchEvent.objects.filter(match=recent).count() == recent.last_event_seq
     assert FeedEvent.objects.filter(match=recent).exists()
