@@ -4,6 +4,7 @@ until it is the human's turn again; stale and duplicate tasks apply nothing."""
 import time
 
 import pytest
+from celery.signals import task_postrun
 from django.contrib.auth import get_user_model
 
 from games import selectors, services, tasks
@@ -44,9 +45,20 @@ def test_bots_answer_through_the_worker_until_the_human_moves_again(celery_worke
     assert len(bots_that_moved) >= 2  # an 8 may skip one of the three
 
     settled = Match.objects.get(pk=match.pk)
-    tasks.play_bot_turns.delay(match.pk)  # duplicates: the human is to move
-    tasks.play_bot_turns.delay(match.pk)
-    time.sleep(1.0)
+    done: dict[str, object] = {}  # task id: what the task returned, once the worker ran it
+
+    def finished(task_id: str, retval: object, **_: object) -> None:
+        done[task_id] = retval
+
+    task_postrun.connect(finished, weak=False)  # the worker runs in this process (a thread)
+    try:
+        duplicates = [
+            tasks.play_bot_turns.delay(match.pk) for _ in range(2)
+        ]  # the human is to move
+        wait_until(lambda: all(task.id in done for task in duplicates))
+    finally:
+        task_postrun.disconnect(finished)
+    assert [done[task.id] for task in duplicates] == [0, 0]  # no move played
     assert Match.objects.get(pk=match.pk).version == settled.version
 
 
