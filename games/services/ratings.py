@@ -69,15 +69,15 @@ def match_rated(match: Match, seats: Sequence[Seat]) -> None:
     alone = tuple((seat,) for seat in range(len(seats)))
     sides = outcome.hands[-1].teams if match.game == Match.Game.ABBOTT else alone
     place = {seat: position for position, seat in enumerate(outcome.ranking)}
+    best = [min(place[seat] for seat in side) for side in sides]
     rated: set[str] = set()
-    teams, best = [], []
-    for side in sorted(sides):
+    teams, ranks = [], []
+    for side, own in sorted(zip(sides, best, strict=True)):
         team = [holders[seat] for seat in side if holders[seat] not in rated]
         if team:
             rated.update(team)
             teams.append(team)
-            best.append(min(place[seat] for seat in side))
-    ranks = [1 + sum(other < own for other in best) for own in best]
+            ranks.append(1 + sum(other < own for other in best))
     assert match.finished_at is not None  # it has just finished
     rated_results_write(
         game=match.game,

@@ -14,7 +14,8 @@ from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from games import ratings, services, tasks
-from games.models import RatedResult, Rating, RatingChange
+from games.models import Match, RatedResult, Rating, RatingChange, Seat
+from games.rules.protocol import HandOutcome, Outcome
 from games.services import ratings as rating_service
 
 pytestmark = pytest.mark.django_db
@@ -129,6 +130,64 @@ def test_the_sweep_publishes_a_replay_whose_task_was_lost(settings):
     assert tasks.sweep_ratings() == 0  # published once per stall period
     assert stored() == pytest.approx(folded(HISTORY[:1]))
     assert not services.games_to_replay(quiet_for=timedelta(0))
+
+
+def ended(game: str, seats: list[str], hands: list[HandOutcome], ranking) -> Match:
+    """A finished rated match (made with the ORM: what the pipeline holds when it ends one)."""
+    users = get_user_model().objects
+    creator = users.create_user("creator")
+    match = Match.objects.create(
+        ruleset="abbott" if game == "abbott" else "switch",
+        game=game,
+        seat_count=len(seats),
+        created_by=creator,
+        rated=True,
+        status=Match.Status.FINISHED,
+        finished_at=timezone.now(),
+        result=Outcome(hands=tuple(hands), totals=(0,) * len(seats), ranking=ranking).to_json(),
+    )
+    for index, who in enumerate(seats):
+        bot = who.startswith("bot:")
+        Seat.objects.create(
+            match=match,
+            index=index,
+            player=None if bot else users.create_user(who),
+            bot_strategy=who.removeprefix("bot:") if bot else "",
+        )
+    return match
+
+
+def test_an_abbott_match_is_rated_once_with_its_last_alliances_as_teams():
+    match = ended(
+        "abbott",
+        ["ann", "bot:random", "cal", "dee"],
+        [
+            HandOutcome(1, (0, 0, 0, 0), 0, (0, 1, 2, 3), ((0,), (1,), (2,), (3,))),
+            HandOutcome(2, (0, 0, 0, 0), 2, (2, 3, 0, 1), ((0, 3), (1,), (2,))),
+        ],
+        ranking=(2, 3, 0, 1),
+    )
+    rating_service.match_rated(match, list(match.seats.order_by("index")))
+
+    (result,) = RatedResult.objects.filter(source=f"match:{match.pk}")
+    users = get_user_model().objects
+    ann, cal, dee = (ratings.user_holder(users.get(username=n).pk) for n in ("ann", "cal", "dee"))
+    assert result.teams == [[ann, dee], ["bot:random"], [cal]]
+    assert result.ranks == [2, 3, 1]  # Dee is second overall: her alliance ranks above the bot
+
+
+def test_two_bots_of_one_strategy_are_rated_once_by_their_first_seat():
+    match = ended(
+        "shedding",
+        ["ann", "bot:random", "bot:random"],
+        [HandOutcome(1, (0, 0, 9), 2, (2, 0, 1), ((0,), (1,), (2,)))],
+        ranking=(2, 0, 1),
+    )
+    rating_service.match_rated(match, list(match.seats.order_by("index")))
+
+    (result,) = RatedResult.objects.filter(source=f"match:{match.pk}")
+    assert result.teams[1:] == [["bot:random"]]
+    assert result.ranks == [2, 3]  # ann second, the bot (by its seat 1) last
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="real row locks")

@@ -1,0 +1,181 @@
+"""A rating correction over a long history while the players it touches go on moving.
+
+    python -m benchmarks.ratings_correction [--games 100000] [--clients 16] [--seconds 15]
+
+It starts its own PostgreSQL and Redis (:mod:`benchmarks.shape`), makes ``2 × --clients`` players,
+and stores ``--games`` rated results of four-player shedding tables (each with two of those
+players and two of 500 others, one a minute), rated once by the service's own replay run in this
+process. Then it starts ``make serve`` and one Celery worker, and the clients play heads-up
+matches as :mod:`benchmarks.move_load` does (view, then move): a baseline of ``--seconds``, then
+the very first result is corrected — the worst case: every later result is replayed, in the
+worker, in batches (``games.services.ratings.REPLAY_BATCH``) — and the moves go on until the
+replay is done. It prints how long the correction took, and the move answers' p50/p99 before and
+during it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from benchmarks import shape
+from benchmarks.move_load import Pair, Round, make_players, move_client, new_match
+
+OTHERS = 500
+
+
+def store_history(games: int, clients: int) -> float:
+    """``games`` rated results, each with two of the clients' players; rated by the replay (as a
+    correction of the first would be). Returns the seconds the replay took in this process."""
+    from django.contrib.auth import get_user_model
+    from django.db import connections
+    from django.utils import timezone
+
+    from games import ratings, services
+    from games.models import RatedResult
+
+    load_users = get_user_model().objects.filter(username__startswith="load")
+    players = [ratings.user_holder(pk) for pk in load_users.values_list("pk", flat=True)]
+    others = [f"entry:{n}" for n in range(OTHERS)]
+    choose = random.Random(2026)
+    start = timezone.now() - timedelta(minutes=games + 1)
+    RatedResult.objects.bulk_create(
+        (
+            RatedResult(
+                game="shedding",
+                source=f"bench:{n}",
+                teams=[[h] for h in choose.sample(players, 2) + choose.sample(others, 2)],
+                ranks=choose.sample([1, 2, 3, 4], 4),
+                played_at=start + timedelta(minutes=n),
+            )
+            for n in range(games)
+        ),
+        batch_size=5000,
+    )
+    started = time.monotonic()
+    while services.ratings_replay_step(game="shedding"):
+        pass
+    elapsed = time.monotonic() - started
+    connections.close_all()
+    return elapsed
+
+
+def correct_first_result() -> None:
+    """The desk's kind of correction, on the oldest result: its ranks reversed."""
+    from django.db import connections, transaction
+
+    from games import services
+    from games.models import RatedResult
+
+    first = RatedResult.objects.get(source="bench:0")
+    with transaction.atomic():
+        services.rated_results_write(
+            game="shedding",
+            results=[("bench:0:corrected", first.teams, [5 - rank for rank in first.ranks])],
+            played_at=first.played_at,
+            replacing="bench:0",
+        )
+    connections.close_all()
+
+
+def correction_done() -> bool:
+    from django.db import connections
+
+    from games.models import RatedResult, RatingReplay
+
+    done = not (
+        RatedResult.objects.filter(applied=False).exists()
+        or RatingReplay.objects.filter(from_at__isnull=False).exists()
+    )
+    connections.close_all()
+    return done
+
+
+async def run(args: argparse.Namespace, url: str, pairs: list[Pair]) -> dict[str, Any]:
+    import aiohttp
+
+    async with aiohttp.ClientSession(
+        url, connector=aiohttp.TCPConnector(limit=args.clients)
+    ) as session:
+        await shape.wait_until_healthy(session)
+        await asyncio.gather(*(new_match(session, pair) for pair in pairs))
+        baseline = Round("baseline")
+        until = time.monotonic() + args.seconds
+        await asyncio.gather(*(move_client(session, p, baseline, until) for p in pairs))
+
+        during = Round("during the correction")
+        stop = asyncio.Event()
+        started = time.monotonic()
+        await asyncio.to_thread(correct_first_result)
+
+        async def watch() -> float:
+            while not await asyncio.to_thread(correction_done):
+                await asyncio.sleep(0.2)
+            finished = time.monotonic() - started
+            stop.set()
+            return finished
+
+        async def moves_until_done(pair: Pair) -> None:
+            while not stop.is_set():
+                await move_client(session, pair, during, time.monotonic() + 1)
+
+        watched = asyncio.create_task(watch())
+        await asyncio.gather(*(moves_until_done(p) for p in pairs))
+        return {"correction_seconds": await watched, "rounds": [baseline, during]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--workers", type=int, default=shape.DEFAULT_WEB_PROCESSES)
+    args = parser.parse_args()
+
+    logs = Path(tempfile.mkdtemp(prefix="switch-ratings-"))
+    postgres, redis = shape.PrivatePostgres(), shape.PrivateRedis(logs)
+    env = shape.service_env(
+        postgres.url,
+        redis.url,
+        THROTTLE_USER_RATE="10000000/minute",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+    )
+    try:
+        shape.migrate(env)
+        pairs = [Pair(tokens) for tokens in make_players(env, args.clients)]
+        stored_in = store_history(args.games, args.clients)
+        print(f"{args.games} rated results stored and rated in {stored_in:.1f} s (in-process)")
+        server, url = shape.web(env, logs, args.workers)
+        worker = shape.worker(env, logs, "ratings", concurrency=1)
+        try:
+            outcome = asyncio.run(run(args, url, pairs))
+        finally:
+            worker.stop()
+            server.stop()
+    finally:
+        redis.stop()
+        postgres.stop()
+    report(args, outcome)
+
+
+def report(args: argparse.Namespace, outcome: dict[str, Any]) -> None:
+    print(
+        f"correction of the first of {args.games} results replayed by the worker in "
+        f"{outcome['correction_seconds']:.1f} s; load {shape.load_average()}"
+    )
+    for result in outcome["rounds"]:
+        times = [1000 * s for s in result.move_seconds]
+        print(
+            f"{result.kind}: {result.moves} moves, {result.errors} errors, "
+            f"p50 {shape.percentile(times, 0.50):.1f} ms, p99 {shape.percentile(times, 0.99):.1f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
