@@ -151,9 +151,14 @@ class ScaleOut(Drill):
                 await asyncio.sleep(1)
 
     async def missed(self, session: Any, follower: Follower) -> int:
+        """Events of the follower's feed after the last one it received (asked until answered)."""
         path = f"/api/v1/players/me/events/?after={follower.last}&limit=1"
-        async with session.get(path, headers=shape.auth(follower.token)) as answer:
-            return int((await answer.json())["count"])
+        while True:
+            async with session.get(path, headers=shape.auth(follower.token)) as answer:
+                if answer.status == 200:
+                    return int((await answer.json())["count"])
+                self.tally.add(answer.status)
+            await asyncio.sleep(1)
 
     async def watch_connections(self) -> None:
         while True:
