@@ -21,7 +21,7 @@ ASGI_APP ?= switchsite.asgi:application
 UVICORN := $(BIN)/uvicorn $(ASGI_APP) --lifespan on --timeout-graceful-shutdown 10 \
 	--log-level $(LOG_LEVEL_LOWER)
 
-.PHONY: run serve worker beat test lint format bench schema engine clean-engine
+.PHONY: run serve worker beat test test-sources lint format bench schema engine clean-engine
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,9 @@ $(INSTALLED): pyproject.toml
 
 # The rules engine compiled with mypyc, in place beside its sources (docs/architecture.md, "The compiled engine"),
 # rebuilt whenever one of them is newer than the stamp its build writes. Every target that runs the
-# engine depends on it; importing the engine refuses a compiled module older than its source.
+# engine depends on it; importing the engine runs the sources instead of a compiled module older
+# than its source. Without a C compiler the build says so in one line, writes no stamp and the
+# sources run.
 ENGINE := games/rules/compiled-sources.json
 ENGINE_SOURCES := $(wildcard games/rules/*.py games/rules/shedding/*.py)
 
@@ -69,9 +71,19 @@ beat: $(ENGINE)
 	$(BIN)/celery -A switchsite beat --loglevel=$(LOG_LEVEL)
 
 ## Lint and type-check, then the whole test suite (uses DATABASE_URL / CELERY_BROKER_URL when they
-## are set).
+## are set), then, if the engine is compiled, its tests again on its sources.
 test: lint
 	$(BIN)/python -m pytest
+	if [ -f $(ENGINE) ]; then $(MAKE) --no-print-directory test-sources; fi
+
+## The tests of the compiled modules (the shedding engine, cards, shuffle, events) on their
+## sources, uncompiled, whether or not a build lies beside them. Abbott's game and the bots run
+## from their sources either way.
+ENGINE_TESTS := $(wildcard tests/engine/test_shedding_*.py) tests/engine/test_cards.py \
+	tests/engine/test_rng.py tests/engine/test_events.py tests/engine/test_outcome.py \
+	tests/engine/test_rulesets.py tests/engine/test_compiled_engine.py
+test-sources: $(INSTALLED)
+	SWITCH_ENGINE=sources $(BIN)/python -m pytest -q $(ENGINE_TESTS)
 
 ## ruff, the import contracts, then mypy as configured in pyproject.toml (incremental: its cache is .mypy_cache/). mypy's
 ## Django plugin imports the engine, so the engine is built first.

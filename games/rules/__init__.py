@@ -4,10 +4,10 @@
 ``legal_actions()``, ``apply(action)``, ``view(seat)``, events out, an outcome); ``cards`` and
 ``shuffle`` (the published, seeded shuffle) are shared; ``shedding`` is shedding Switch with its
 rulesets, ``abbott`` Abbott's Switch; ``catalog`` finds either game's rulesets by name. ``make``
-compiles the shedding engine with mypyc; ``build_guard`` makes sure that a compiled module is never
-older than its source.
+compiles the shedding engine with mypyc; ``build_guard`` makes sure that a compiled module never
+runs older than its source.
 """
 
-from games.rules.build_guard import check_fresh
+from games.rules.build_guard import choose_build
 
-check_fresh()
+choose_build()

@@ -1,9 +1,11 @@
 """The engine runs compiled by mypyc (`make engine`; docs/architecture.md, "The compiled engine") from its sources
-as they are now; and those sources, which run wherever there is no build, play exactly alike."""
+as they are now, or its sources when asked (SWITCH_ENGINE=sources), when the build is stale, or
+where no C compiler could build it; and those sources play exactly alike."""
 
 from __future__ import annotations
 
 import importlib
+import os
 import shutil
 import subprocess
 import sys
@@ -11,7 +13,14 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import games.rules
-from games.rules.build_guard import compiled_by_the_build, stale_sources
+from games.rules.build_guard import (
+    MODE_VARIABLE,
+    STAMP,
+    compiled_by_the_build,
+    sources_asked,
+    stale_sources,
+)
+from tests.conftest import IN_CI
 
 ROOT = Path(__file__).parents[2]
 ENGINE = Path(games.rules.__file__).parent
@@ -49,23 +58,86 @@ def engine_modules() -> list[str]:
     ]
 
 
+def environment(**variables: str) -> dict[str, str]:
+    """This process's environment without the choice of the sources, with ``variables``."""
+    return {
+        **{name: value for name, value in os.environ.items() if name != MODE_VARIABLE},
+        **variables,
+    }
+
+
 def play_and_hash(root: Path) -> tuple[str, str]:
     """(where the game module came from, the hash of the games) with the engine found in ``root``."""
     done = subprocess.run(
-        [sys.executable, "-c", PLAY_AND_HASH], cwd=root, capture_output=True, text=True
+        [sys.executable, "-c", PLAY_AND_HASH],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=environment(),
     )
     assert done.returncode == 0, done.stderr
     origin, digest = done.stdout.split()
     return origin, digest
 
 
-def test_every_engine_module_runs_compiled_from_its_source_as_it_is() -> None:
+def test_every_engine_module_runs_compiled_unless_the_sources_were_asked_for() -> None:
+    """Compiled where the build succeeded (always in CI, which installs a C compiler), from the
+    sources under ``make test-sources`` and where there was no compiler."""
+    assert STAMP.exists() or not IN_CI, "CI=true but the engine is not compiled: make engine"
+    compiled = STAMP.exists() and not sources_asked()
     for name in engine_modules():
         spec = importlib.import_module(name).__spec__
         assert spec is not None
         origin = str(spec.origin)
-        assert origin.endswith(tuple(EXTENSION_SUFFIXES)), f"{name} is not compiled: make engine"
+        assert origin.endswith(tuple(EXTENSION_SUFFIXES)) == compiled, (name, origin)
     assert stale_sources() == []
+
+
+def copy_of_the_engine(root: Path) -> Path:
+    """The engine's package, with its build if there is one, and its build script, under ``root``."""
+    for source in [ROOT / "games" / "__init__.py", ROOT / "scripts" / "build_engine.py"]:
+        (root / source.parent.relative_to(ROOT)).mkdir(parents=True, exist_ok=True)
+        shutil.copy(source, root / source.relative_to(ROOT))
+    shutil.copytree(ENGINE, root / "games" / "rules", ignore=shutil.ignore_patterns("__pycache__"))
+    return root / "games" / "rules"
+
+
+def test_a_stale_build_runs_the_sources_and_says_so(tmp_path: Path) -> None:
+    engine = copy_of_the_engine(tmp_path)
+    with (engine / "shedding" / "legal.py").open("a") as source:
+        source.write("# an edit since the build\n")
+    done = subprocess.run(
+        [sys.executable, "-c", "import games.rules.shedding.game as g; print(g.__spec__.origin)"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=environment(),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(engine / "shedding" / "game.py")
+    if STAMP.exists():  # there was a build to go stale
+        assert "older than shedding/legal.py: running the sources" in done.stderr
+
+
+def test_without_a_c_compiler_the_build_says_so_in_one_line_and_the_sources_run(
+    tmp_path: Path,
+) -> None:
+    engine = copy_of_the_engine(tmp_path)
+    build = subprocess.run(
+        [sys.executable, "scripts/build_engine.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=environment(PATH=str(tmp_path / "no-programs-here"), CC="cc"),
+    )
+    assert build.returncode == 0, build.stderr
+    assert build.stderr.splitlines() == [
+        "engine not compiled (no C compiler (cc)): running its sources, slower"
+    ]
+    assert not [path for path in engine.rglob("*") if path.suffix == ".so"]
+    assert not (engine / STAMP.name).exists()
+    origin, _ = play_and_hash(tmp_path)
+    assert origin == str(engine / "shedding" / "game.py")
 
 
 def test_the_sources_without_the_build_play_as_the_compiled_engine(tmp_path: Path) -> None:
@@ -78,6 +150,6 @@ def test_the_sources_without_the_build_play_as_the_compiled_engine(tmp_path: Pat
     # The installed (compiled) engine, imported from a directory other than the project's root.
     compiled_origin, compiled = play_and_hash(elsewhere)
     source_origin, interpreted = play_and_hash(sources)
-    assert compiled_origin.endswith(tuple(EXTENSION_SUFFIXES))
+    assert compiled_origin.endswith(tuple(EXTENSION_SUFFIXES)) == STAMP.exists()
     assert source_origin.endswith(".py")
     assert interpreted == compiled
