@@ -311,6 +311,8 @@ class ScoreLine(models.Model):
     deal = models.PositiveSmallIntegerField()
     points = models.IntegerField()
     won = models.BooleanField(default=False)
+    # French scoring: the tally the entry was left holding (0 for the deal's winner).
+    conceded = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ("table", "deal", "entry")

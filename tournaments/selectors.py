@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.text import slugify
 
@@ -25,7 +26,13 @@ from games.rules import catalog
 from tournaments import errors
 from tournaments.core import results
 from tournaments.core.scoring import Bye as ByeResult
-from tournaments.core.scoring import Scoring, StandingRow, TableResult, standings
+from tournaments.core.scoring import (
+    Scoring,
+    StandingRow,
+    TableResult,
+    standings,
+    tiebreak_order,
+)
 from tournaments.models import (
     Bye,
     Entry,
@@ -42,14 +49,25 @@ SLIP_BOXES_TO_TARGET = 8
 CSV_COLUMNS = (
     ("rank", None),
     ("player", None),
+    ("kind", None),
     ("score", 3),
     ("points", 2),
     ("deals_won", None),
     ("played", None),
     ("byes", None),
+    ("withdrawn", None),
+    ("present", None),
     ("rating", 2),
 )
-CSV_TIEBREAKS = (("table_share", 3), ("opponents_score", 3), ("head_to_head", 3), ("lot", 4))
+CSV_TIEBREAKS = (
+    ("conceded", None),
+    ("table_share", 3),
+    ("opponents_score", 3),
+    ("head_to_head", 3),
+    ("lot", 4),
+)
+# Excel reads a CSV file as UTF-8 (names such as "Chloé") only when it starts with this mark.
+BYTE_ORDER_MARK = "\ufeff"
 
 
 def tournament_get(*, tournament_id: int) -> Tournament:
@@ -135,6 +153,7 @@ def tournament_detail(
         "play": tournament.play,
         "fill_with_bots": tournament.fill_with_bots or None,
         "ranking": tournament.ranking,
+        "tiebreaks": list(tiebreak_order(tournament.scoring)),
         "public": tournament.public,
         "public_url": absolute(public_url) if public_url else None,
         "status": tournament.status,
@@ -385,6 +404,7 @@ def standings_table(*, tournament: Tournament) -> Standings:
                 "rank": row.rank,
                 "entry": row.entry,
                 "player": entry.name,
+                "kind": entry.kind,
                 "bot": entry.bot_strategy or None,
                 "score": row.score,
                 "points": row.points,
@@ -392,6 +412,7 @@ def standings_table(*, tournament: Tournament) -> Standings:
                 "played": row.played,
                 "byes": row.byes,
                 "withdrawn": not entry.is_active,
+                "present": entry.present,
                 "tiebreaks": row.tiebreaks,
                 "rating": rating.ordinal,
                 "round_points": {number: row.round_points.get(number) for number in inputs.rounds},
@@ -412,9 +433,10 @@ def _running_means(by_round: dict[int, float], rounds: list[int]) -> list[float 
 
 
 def standings_csv(*, standings: Standings) -> str:
-    """The standings as CSV: one column per figure (each tie-break once, per-round points last),
-    rounded to what a person reads."""
+    """The standings as CSV (UTF-8 with a byte-order mark): one column per figure (each tie-break
+    once, per-round points last), rounded as the pages round them."""
     out = io.StringIO()
+    out.write(BYTE_ORDER_MARK)
     writer = csv.writer(out)
     writer.writerow(
         [
@@ -427,7 +449,7 @@ def standings_csv(*, standings: Standings) -> str:
         writer.writerow(
             [
                 *(_cell(row[name], places) for name, places in CSV_COLUMNS),
-                *(_cell(row["tiebreaks"][name], places) for name, places in CSV_TIEBREAKS),
+                *(_cell(row["tiebreaks"].get(name), places) for name, places in CSV_TIEBREAKS),
                 *(_cell(row["round_points"][n], 2) for n in standings.round_numbers),
             ]
         )
@@ -440,12 +462,13 @@ def standings_filename(*, tournament: Tournament) -> str:
 
 
 def _cell(value: Any, places: int | None) -> Any:
+    """A CSV cell: ``None`` empty, a figure rounded by the pages' own rounding (``floatformat``:
+    half away from zero, whole numbers without decimals), so the file and the pages agree."""
     if value is None:
         return ""
     if places is None or not isinstance(value, float):
         return value
-    rounded = round(value, places)
-    return int(rounded) if rounded.is_integer() else rounded
+    return floatformat(value, -places)
 
 
 def _fill_bot_key(table_id: int, number: int) -> int:
@@ -477,14 +500,18 @@ def _standings_inputs(tournament: Tournament) -> _Inputs:
     ):
         points[table_id][entry_id] = 0  # a forfeited table has no lines
     deals_won: defaultdict[int, dict[int, int]] = defaultdict(dict)
+    conceded: defaultdict[int, dict[int, int]] = defaultdict(dict)
     sums = (
         ScoreLine.objects.filter(table_id__in=tables)
         .values("table_id", "entry_id")
-        .annotate(total=Sum("points"), won=Count("pk", filter=Q(won=True)))
+        .annotate(
+            total=Sum("points"), won=Count("pk", filter=Q(won=True)), conceded=Sum("conceded")
+        )
     )
     for line in sums:
         points[line["table_id"]][line["entry_id"]] = line["total"]
         deals_won[line["table_id"]][line["entry_id"]] = line["won"]
+        conceded[line["table_id"]][line["entry_id"]] = line["conceded"]
     byes = [
         ByeResult(round_number=number, entry=entry_id)
         for number, entry_id in Bye.objects.filter(
@@ -492,7 +519,13 @@ def _standings_inputs(tournament: Tournament) -> _Inputs:
         ).values_list("round__number", "entry_id")
     ]
     table_results = [
-        TableResult(number, points[table_id], deals_won[table_id], forfeited=forfeited)
+        TableResult(
+            number,
+            points[table_id],
+            deals_won[table_id],
+            forfeited=forfeited,
+            conceded=conceded[table_id],
+        )
         for table_id, (number, forfeited) in sorted(tables.items())
         if len(points[table_id]) >= 2
     ]
@@ -501,7 +534,13 @@ def _standings_inputs(tournament: Tournament) -> _Inputs:
     }
     field = [pk for pk, entry in entries.items() if entry.is_active or pk in in_play]
     rows = standings(
-        field, table_results, byes, bye_policy=tournament.bye_policy, seed=tournament.seed
+        field,
+        table_results,
+        byes,
+        bye_policy=tournament.bye_policy,
+        seed=tournament.seed,
+        ranking=tournament.ranking,
+        with_conceded=tournament.scoring == Scoring.FRENCH,
     )
     rounds = sorted(
         {result.round_number for result in table_results} | {b.round_number for b in byes}

@@ -221,8 +221,11 @@ def test_standings_json_and_csv_before_any_result(staff, alice, bob):
     response = alice.get(f"{path}?format=csv")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
-    header = response.content.decode().splitlines()[0]
-    assert header.startswith("rank,player,score,points,deals_won,played")
+    assert response.content.startswith(b"\xef\xbb\xbf")  # UTF-8's byte-order mark, for Excel
+    header = response.content.decode("utf-8-sig").splitlines()[0]
+    assert header.startswith(
+        "rank,player,kind,score,points,deals_won,played,byes,withdrawn,present"
+    )
 
     described = alice.http.options(f"{path}?format=csv")
     assert described.status_code == 200

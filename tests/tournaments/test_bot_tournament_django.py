@@ -94,7 +94,7 @@ def test_a_whole_bot_tournament_to_final_standings(bot_worker, staff, alice, adm
 
     exported = alice.get(f"{path}/standings/?format=csv")
     assert exported["Content-Type"].startswith("text/csv")
-    table = list(csv.DictReader(io.StringIO(exported.content.decode())))
+    table = list(csv.DictReader(io.StringIO(exported.content.decode("utf-8-sig"))))
     assert [r["player"] for r in table] == [row["player"] for row in rows]
     assert [float(r["points"]) for r in table] == [row["points"] for row in rows]
     assert [float(r["round_1"]) + float(r["round_2"]) for r in table] == [

@@ -428,7 +428,7 @@ def test_an_offline_evening_of_twelve_guests_over_three_rounds(staff):
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
     exported = staff.get(f"{path}/standings/?format=csv")
     assert 'filename="club-night-standings.csv"' in exported["Content-Disposition"]
-    table = list(csv.reader(io.StringIO(exported.content.decode())))
+    table = list(csv.reader(io.StringIO(exported.content.decode("utf-8-sig"))))
     assert len(table[0]) == len(set(table[0]))  # one column each
     assert [row[1] for row in table[1:]] == [r["player"] for r in rows]
     assert all(len(cell.split(".")[-1]) <= 4 for row in table[1:] for cell in row if "." in cell)

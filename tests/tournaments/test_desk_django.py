@@ -2,12 +2,13 @@
 withdrawn, a tournament cancelled or deleted — no tournament left that can neither start nor go."""
 
 import pytest
+from django.template import Context, Template
 
 from games import services as game_services
 from games.models import Match
 from tests.api.conftest import PASSWORD, assert_problem
 from tests.tournaments.conftest import TOURNAMENT
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -91,8 +92,9 @@ def test_a_filled_table_ranks_its_entries_against_the_bot(staff):
     deal = {"winner": names[0], "points_left": {names[1]: 5, names[2]: 20}}
     assert staff.post(f"{path}/rounds/1/tables/1/result/", {"deals": [deal]}).status_code == 200
     rows = staff.get(f"{path}/standings/").json()
-    assert sorted(row["player"] for row in rows) == sorted(names)  # no bot ranked
-    assert rows[0]["player"] == names[0]
+    # No bot ranked; the loser left holding 5 above the one holding 20 (conceded).
+    assert [row["player"] for row in rows] == names
+    assert [row["tiebreaks"]["conceded"] for row in rows] == [0, 5, 20]
 
 
 def test_fill_with_bots_is_for_online_play_with_a_known_strategy(staff):
@@ -206,3 +208,58 @@ def test_a_draft_edited_to_a_larger_table_is_refused_naming_people(organiser, hu
     name = tournament.entries.get(pk=left_out).name
     with pytest.raises(Exception, match=f"not seated: {name}"):
         services.round_edit(tournament_id=tournament.pk, user=organiser, tables=tables)
+
+
+def test_french_standings_list_conceded_first_and_the_csv_rounds_as_the_pages(staff):
+    path = create(staff, play="offline", rounds=1, public=True)
+    names = register_players(staff, path, 3)
+    detail = staff.post(f"{path}/start/").json()
+    assert detail["ranking"] == "total"
+    assert detail["tiebreaks"] == [
+        "conceded",
+        "table_share",
+        "opponents_score",
+        "deals_won",
+        "head_to_head",
+        "lot",
+    ]
+    seated = [seat["name"] for seat in detail["rounds"][0]["tables"][0]["seats"]]
+    deal = {"winner": seated[0], "points_left": {seated[1]: 35, seated[2]: 5}}
+    assert staff.post(f"{path}/rounds/1/tables/1/result/", {"deals": [deal]}).status_code == 200
+    rows = staff.get(f"{path}/standings/").json()
+    assert [row["player"] for row in rows] == [seated[0], seated[2], seated[1]]
+    assert list(rows[0]["tiebreaks"]) == detail["tiebreaks"]
+    assert {row["kind"] for row in rows} == {"player"}
+    assert sorted(names) == sorted(seated)
+    page = staff.http.get(f"/tournaments/{detail['id']}/").content.decode()
+    assert "then tallies conceded (fewer first), share of the table" in page
+    assert "added up over the rounds" in page
+
+
+def test_one_rounding_for_the_csv_and_the_pages():
+    row = {
+        "rank": 1,
+        "entry": 1,
+        "player": "Chloé",
+        "kind": "guest",
+        "bot": None,
+        "score": 0.8125,
+        "points": 2.005,
+        "deals_won": 0,
+        "played": 1,
+        "byes": 0,
+        "withdrawn": False,
+        "present": True,
+        "tiebreaks": {"table_share": 0.8125, "opponents_score": 1 / 3, "head_to_head": None},
+        "rating": 1.0,
+        "round_points": {},
+    }
+    exported = selectors.standings_csv(
+        standings=selectors.Standings(rows=[row], round_numbers=[], score_history={})
+    )
+    assert exported.startswith("\ufeffrank,player,kind,")
+    cells = exported.splitlines()[1].split(",")
+    page = Template("{{ v|floatformat:3 }}").render(Context({"v": 0.8125}))
+    assert page == "0.813"
+    assert cells[:4] == ["1", "Chloé", "guest", page]
+    assert "0.333" in cells

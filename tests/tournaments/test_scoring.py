@@ -12,6 +12,7 @@ from tournaments.core.scoring import (
     placement_points,
     standings,
     table_scores,
+    tiebreak_order,
 )
 
 
@@ -38,7 +39,7 @@ MIXED_SIZES = [
 
 
 def test_winners_of_different_table_sizes_score_alike_and_split_on_table_share():
-    rows = standings("abcdefgh", MIXED_SIZES, bye_policy=ByePolicy.ZERO, seed=7)
+    rows = standings("abcdefgh", MIXED_SIZES, bye_policy=ByePolicy.ZERO, seed=7, ranking="average")
     rows_by_entry = by_entry(rows)
     # Both won their table: score 1. f took 15/25 of its table's points, a 40/90.
     assert rows_by_entry["a"].score == rows_by_entry["f"].score == 1
@@ -86,7 +87,7 @@ BYES = [Bye(1, "c"), Bye(2, "b"), Bye(3, "a")]
     ],
 )
 def test_byes_under_each_policy(policy, scores, points, order):
-    rows = standings("abc", ROTATING_BYES, BYES, bye_policy=policy, seed=1)
+    rows = standings("abc", ROTATING_BYES, BYES, bye_policy=policy, seed=1, ranking="average")
     rows_by_entry = by_entry(rows)
     assert {e: row.score for e, row in rows_by_entry.items()} == pytest.approx(scores)
     assert {e: row.points for e, row in rows_by_entry.items()} == pytest.approx(points)
@@ -96,12 +97,20 @@ def test_byes_under_each_policy(policy, scores, points, order):
 
 
 def test_bye_policy_may_be_given_as_its_stored_string():
-    as_string = standings("abc", ROTATING_BYES, BYES, bye_policy="maximum", seed=1)
-    assert as_string == standings("abc", ROTATING_BYES, BYES, bye_policy=ByePolicy.MAXIMUM, seed=1)
+    as_string = standings(
+        "abc", ROTATING_BYES, BYES, bye_policy="maximum", seed=1, ranking="average"
+    )
+    assert as_string == standings(
+        "abc", ROTATING_BYES, BYES, bye_policy=ByePolicy.MAXIMUM, seed=1, ranking="average"
+    )
 
 
 def test_maximum_policy_table_shares_and_head_to_head():
-    rows = by_entry(standings("abc", ROTATING_BYES, BYES, bye_policy=ByePolicy.MAXIMUM, seed=1))
+    rows = by_entry(
+        standings(
+            "abc", ROTATING_BYES, BYES, bye_policy=ByePolicy.MAXIMUM, seed=1, ranking="average"
+        )
+    )
     assert rows["a"].tiebreaks["table_share"] == pytest.approx(7 / 9)  # 1, 1/3, best of round 3
     assert rows["b"].tiebreaks["table_share"] == pytest.approx(5 / 9)  # 0, best of round 2 (2/3), 1
     assert rows["c"].tiebreaks["table_share"] == pytest.approx(5 / 9)  # best of round 1, 2/3, 0
@@ -125,7 +134,7 @@ ROUND_ROBIN = [
 
 @pytest.mark.parametrize("seed", range(6))
 def test_head_to_head_separates_entries_who_all_met(seed):
-    rows = standings("abcd", ROUND_ROBIN, bye_policy=ByePolicy.ZERO, seed=seed)
+    rows = standings("abcd", ROUND_ROBIN, bye_policy=ByePolicy.ZERO, seed=seed, ranking="average")
     rows_by_entry = by_entry(rows)
     assert rows_by_entry["a"].score == rows_by_entry["b"].score == pytest.approx(2 / 3)
     assert (
@@ -143,8 +152,10 @@ def test_lots_separate_entries_who_did_not_meet_and_are_reproducible():
     tables = [TableResult(1, {"a": 10, "b": 0}), TableResult(1, {"c": 10, "d": 0})]
     orders = set()
     for seed in range(20):
-        rows = standings("abcd", tables, bye_policy=ByePolicy.ZERO, seed=seed)
-        assert rows == standings("abcd", tables, bye_policy=ByePolicy.ZERO, seed=seed)
+        rows = standings("abcd", tables, bye_policy=ByePolicy.ZERO, seed=seed, ranking="average")
+        assert rows == standings(
+            "abcd", tables, bye_policy=ByePolicy.ZERO, seed=seed, ranking="average"
+        )
         assert rows[0].tiebreaks["head_to_head"] is None
         first_lot, second_lot = rows[0].tiebreaks["lot"], rows[1].tiebreaks["lot"]
         assert first_lot is not None
@@ -178,7 +189,7 @@ def test_a_table_needs_two_entries():
 def test_an_entry_cannot_play_twice_in_a_round():
     tables = [TableResult(1, {"a": 1, "b": 0}), TableResult(1, {"a": 2, "c": 0})]
     with pytest.raises(ValueError, match="placed twice in round 1"):
-        standings("abc", tables, bye_policy=ByePolicy.ZERO, seed=0)
+        standings("abc", tables, bye_policy=ByePolicy.ZERO, seed=0, ranking="average")
     with pytest.raises(ValueError, match="placed twice in round 1"):
         standings("abc", tables[:1], [Bye(1, "a")], bye_policy=ByePolicy.ZERO, seed=0)
 
@@ -205,9 +216,72 @@ def test_standings_rank_everyone_once_in_score_order(case, policy, seed):
     entries, tables = case
     for table in tables:  # n entries share n(n−1)/2 comparisons: the shares add up to n/2
         assert sum(table_scores(table.points).values()) == pytest.approx(len(table.points) / 2)
-    rows = standings(entries, tables, bye_policy=policy, seed=seed)
+    rows = standings(entries, tables, bye_policy=policy, seed=seed, ranking="average")
     assert sorted(row.entry for row in rows) == entries
     assert [row.rank for row in rows] == list(range(1, len(entries) + 1))
     assert all(0 <= row.score <= 1 for row in rows)
     assert [row.score for row in rows] == sorted((row.score for row in rows), reverse=True)
-    assert rows == standings(list(reversed(entries)), tables, bye_policy=policy, seed=seed)
+    assert rows == standings(
+        list(reversed(entries)), tables, bye_policy=policy, seed=seed, ranking="average"
+    )
+
+
+# --- fair rankings (club nights, second edition) --------------------------------------------------
+
+
+def test_total_ranking_adds_the_round_scores_so_a_late_entrant_ranks_below():
+    """A late entrant on one round does not rank with those who won twice."""
+    tables = [
+        TableResult(1, {"a": 10, "b": 0}),
+        TableResult(2, {"a": 10, "c": 0}),
+        TableResult(2, {"late": 10, "b": 0}),
+    ]
+    rows = standings(["a", "b", "c", "late"], tables, bye_policy=ByePolicy.ZERO, seed=1)
+    assert [(row.entry, row.score) for row in rows[:2]] == [("a", 2.0), ("late", 1.0)]
+    averaged = standings(
+        ["a", "b", "c", "late"], tables, bye_policy=ByePolicy.ZERO, seed=1, ranking="average"
+    )
+    assert {row.entry: row.score for row in averaged}["late"] == 1.0
+
+
+@pytest.mark.parametrize("policy", list(ByePolicy))
+@pytest.mark.parametrize("ranking", ["total", "average"])
+def test_a_bye_never_ranks_fewer_games_above_more_on_equal_results(policy, ranking):
+    """One game won and an average (or maximum) bye equals two games won: the two games rank first."""
+    tables = [
+        TableResult(1, {"bye_taker": 10, "x": 0}),
+        TableResult(1, {"player": 10, "y": 0}),
+        TableResult(2, {"player": 10, "x": 0}),
+    ]
+    byes = [Bye(2, "bye_taker")]
+    for seed in range(20):
+        rows = standings(
+            ["bye_taker", "player", "x", "y"],
+            tables,
+            byes,
+            bye_policy=policy,
+            seed=seed,
+            ranking=ranking,
+        )
+        order = [row.entry for row in rows]
+        assert order.index("player") < order.index("bye_taker")
+
+
+def test_french_conceded_is_the_first_tiebreak():
+    """Two losers of one deal score alike; the one left holding 5 ranks above the one holding 35."""
+    tables = [
+        TableResult(
+            1, {"w": 40, "five": 0, "thirty_five": 0}, conceded={"five": 5, "thirty_five": 35}
+        )
+    ]
+    for seed in range(20):
+        rows = standings(
+            ["w", "five", "thirty_five"],
+            tables,
+            bye_policy=ByePolicy.ZERO,
+            seed=seed,
+            with_conceded=True,
+        )
+        assert [row.entry for row in rows] == ["w", "five", "thirty_five"]
+        assert list(rows[1].tiebreaks) == list(tiebreak_order("french"))
+    assert tiebreak_order("placement")[0] == "table_share"

@@ -293,6 +293,10 @@ class TournamentSerializer(serializers.Serializer):
     play = serializers.ChoiceField(choices=Tournament.Play.choices)
     fill_with_bots = serializers.CharField(allow_null=True)
     ranking = serializers.ChoiceField(choices=list(Ranking))
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The tie-breaks in the order used, after the score and the tables played.",
+    )
     public = serializers.BooleanField()
     public_url = serializers.URLField(
         allow_null=True, help_text="The public page (tables, standings), when `public`."
@@ -320,6 +324,11 @@ TournamentPageSerializer = page_of(TournamentSummarySerializer, "TournamentPageS
 
 
 class TiebreaksSerializer(serializers.Serializer):
+    """In the order used (the tournament's ``tiebreaks``)."""
+
+    conceded = serializers.IntegerField(
+        required=False, help_text="French only: the tallies left holding, lower first."
+    )
     table_share = serializers.FloatField()
     opponents_score = serializers.FloatField()
     deals_won = serializers.IntegerField()
@@ -331,15 +340,18 @@ class StandingRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     entry = serializers.IntegerField()
     player = serializers.CharField(help_text="The entry's display name (a player's username).")
+    kind = serializers.ChoiceField(choices=Entry.Kind.choices)
     bot = serializers.CharField(allow_null=True)
     score = serializers.FloatField(
-        help_text="The ranking score: share of table opponents outscored."
+        help_text="The ranking score: the round scores (share of table opponents outscored) "
+        "added up (`ranking: total`) or averaged (`average`)."
     )
     points = serializers.FloatField(help_text="The raw tally or total, byes included.")
     deals_won = serializers.IntegerField()
     played = serializers.IntegerField()
     byes = serializers.IntegerField()
     withdrawn = serializers.BooleanField()
+    present = serializers.BooleanField()
     tiebreaks = TiebreaksSerializer()
     rating = serializers.FloatField(help_text="openskill ordinal μ − 3σ after every rated match.")
     round_points = serializers.DictField(

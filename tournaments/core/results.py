@@ -188,6 +188,13 @@ def _abbott(
     return hands
 
 
+def french_tallies(table: TableFormat, result: Mapping[str, Any]) -> list[list[int]]:
+    """Per deal, each seat's tally left in hand (0 for the winner), from a checked French result."""
+    if table.scoring != Scoring.FRENCH:
+        return []
+    return [[deal["points_left"].get(name, 0) for name in table.names] for deal in result["deals"]]
+
+
 def hand_points(scoring: Scoring, hand: HandOutcome) -> list[int]:
     """Each seat's points in one deal or hand as the tournament scores it: placement points from
     the finishing order, otherwise the points the deal or hand gave."""

@@ -11,10 +11,15 @@ Abbott total or placement points) and the deals each entry won there. Arithmetic
 **Placement points** (:func:`placement_points`): at a table of ``n``, the first to finish gets
 ``n − 1``, the next ``n − 2``, …, the last 0 — one point per opponent finished ahead of.
 
-**Score** (the ranking score, fair between table sizes): at each table, the share of one's table
-opponents one outscored, a tie counting one half (match-pointing, as in bridge): outscoring all
-three opponents at a table of four is 1, beating one and tying one is (1 + ½) / 3 = ½. The score is
-the average of these shares over the tables played and the byes.
+**Round score** (fair between table sizes): at each table, the share of one's table opponents one
+outscored, a tie counting one half (match-pointing, as in bridge): outscoring all three opponents
+at a table of four is 1, beating one and tying one is (1 + ½) / 3 = ½.
+
+**Score** (what ranks first, :class:`Ranking`): ``total`` — the sum of the round scores over the
+tables played and the byes (the default: a round not played counts nothing); ``average`` — their
+mean. On equal score, the entry that played more tables ranks first: a bye is never worth more
+than a game played, so byes never let an entry with fewer games outrank one that played more on
+equal results (late entries and absences included).
 
 **Forfeited tables**: a table whose game was abandoned with no result (every human resigned) and
 no result from the desk counts as played and lost by everyone at it: score 0, share 0, no points,
@@ -28,8 +33,10 @@ round (0 if nobody played that round). A bye wins no deals.
 
 **Points**: the raw points added up, byes included.
 
-**Tie-breaks**, in this order:
+**Tie-breaks**, after the score and the tables played, in this order (:func:`tiebreak_order`):
 
+0. ``conceded`` (French scoring only) — the tallies an entry was left holding, added up; lower
+   is better. Without it a French loser holding 35 would rank like one holding 5.
 1. ``table_share`` — the share of its table's points an entry took (its points divided by the table's
    total; an equal share each when the table scored nothing), averaged like the score.
 2. ``opponents_score`` — the average score of the opponents met, counted once per table at which they
@@ -94,6 +101,7 @@ class TableResult(Generic[Entry]):
     points: Mapping[Entry, float]
     deals_won: Mapping[Entry, int] = field(default_factory=dict)
     forfeited: bool = False
+    conceded: Mapping[Entry, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if len(self.points) < 2:
@@ -121,6 +129,14 @@ class StandingRow(Generic[Entry]):
     round_scores: dict[int, float]
     round_points: dict[int, float]
     tiebreaks: dict[str, float | None]
+
+
+TIEBREAKS = ("table_share", "opponents_score", "deals_won", "head_to_head", "lot")
+
+
+def tiebreak_order(scoring: Scoring | str) -> tuple[str, ...]:
+    """The tie-breaks of a scoring, in the order used (after the score and the tables played)."""
+    return ("conceded", *TIEBREAKS) if Scoring(scoring) is Scoring.FRENCH else TIEBREAKS
 
 
 def placement_points(finishing_order: Sequence[Entry]) -> dict[Entry, int]:
@@ -154,9 +170,13 @@ def standings(
     *,
     bye_policy: ByePolicy | str,
     seed: int,
+    ranking: Ranking | str = Ranking.TOTAL,
+    with_conceded: bool = False,
 ) -> list[StandingRow[Entry]]:
-    """Every entry ranked 1 to n by score and the tie-breaks of the module docstring."""
+    """Every entry ranked 1 to n by score and the tie-breaks of the module docstring
+    (``with_conceded``: French scoring, ``conceded`` first)."""
     bye_policy = ByePolicy(bye_policy)
+    ranking = Ranking(ranking)
     tables = list(tables)
     byes = list(byes)
     _check_one_place_per_round(tables, byes)
@@ -171,6 +191,7 @@ def standings(
                     points=Fraction(own),
                     share=shares[entry],
                     deals_won=table.deals_won.get(entry, 0),
+                    conceded=table.conceded.get(entry, 0),
                     opponents={}
                     if table.forfeited
                     else {rival: p for rival, p in table.points.items() if rival != entry},
@@ -179,15 +200,16 @@ def standings(
     round_best = _round_best(played)
     totals = {
         entry: _Totals.add_up(
-            played[entry], [b for b in byes if b.entry == entry], bye_policy, round_best
+            played[entry], [b for b in byes if b.entry == entry], bye_policy, round_best, ranking
         )
         for entry in entries
     }
     opponents_score = {entry: _opponents_score(played[entry], played) for entry in entries}
 
-    def before_head_to_head(entry: Entry) -> tuple[Fraction, Fraction, Fraction, int]:
+    def before_head_to_head(entry: Entry) -> tuple[Fraction, int, int, Fraction, Fraction, int]:
         t = totals[entry]
-        return (t.score, t.share, opponents_score[entry], t.deals_won)
+        conceded = -t.conceded if with_conceded else 0
+        return (t.score, len(played[entry]), conceded, t.share, opponents_score[entry], t.deals_won)
 
     ordered = sorted(entries, key=before_head_to_head, reverse=True)
     head_to_head: dict[Entry, Fraction | None] = {}
@@ -208,6 +230,7 @@ def standings(
             round_scores={r: float(s) for r, s in totals[entry].round_scores.items()},
             round_points={r: float(p) for r, p in totals[entry].round_points.items()},
             tiebreaks={
+                **({"conceded": totals[entry].conceded} if with_conceded else {}),
                 "table_share": float(totals[entry].share),
                 "opponents_score": float(opponents_score[entry]),
                 "deals_won": totals[entry].deals_won,
@@ -229,6 +252,7 @@ class _Played(Generic[Entry]):
     share: Fraction
     deals_won: int
     opponents: dict[Entry, float]
+    conceded: int = 0
 
 
 @dataclass(frozen=True)
@@ -244,6 +268,7 @@ class _Totals:
     points: Fraction
     share: Fraction
     deals_won: int
+    conceded: int
     byes: int
     round_scores: dict[int, Fraction]
     round_points: dict[int, Fraction]
@@ -255,6 +280,7 @@ class _Totals:
         byes: list[Bye[Entry]],
         policy: ByePolicy,
         round_best: Mapping[int, _RoundBest],
+        ranking: Ranking,
     ) -> _Totals:
         scores = {p.round_number: p.score for p in played}
         points = {p.round_number: p.points for p in played}
@@ -267,11 +293,13 @@ class _Totals:
             points[bye.round_number] = _bye_credit(policy, played, "points", best.points)
             shares[bye.round_number] = _bye_credit(policy, played, "share", best.share)
         rounds = len(scores)
+        total = sum(scores.values(), Fraction(0))
         return cls(
-            score=_mean(scores.values(), rounds),
+            score=total if ranking is Ranking.TOTAL else _mean(scores.values(), rounds),
             points=sum(points.values(), Fraction(0)),
             share=_mean(shares.values(), rounds),
             deals_won=sum(p.deals_won for p in played),
+            conceded=sum(p.conceded for p in played),
             byes=len(byes),
             round_scores=dict(sorted(scores.items())),
             round_points=dict(sorted(points.items())),

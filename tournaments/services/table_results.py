@@ -94,10 +94,9 @@ def table_result_enter(
                 'send "replace": true to correct it.'
             )
         names = [seat.entry.name for seat in table.seats.select_related("entry").order_by("seat")]
+        table_format = selectors.table_format(tournament=tournament, names=names)
         try:
-            hands = results.hands_from_result(
-                selectors.table_format(tournament=tournament, names=names), result
-            )
+            hands = results.hands_from_result(table_format, result)
         except results.ResultInvalid as error:
             raise errors.InvalidResult(
                 "The result cannot be right: see errors.", errors=error.errors
@@ -107,7 +106,13 @@ def table_result_enter(
                 match_id=table.match.pk, reason="adjudicated by the tournament desk"
             )
         ResultEntry.objects.create(table=table, result=result, entered_by=user)
-        rewritten = _table_write(tournament, table, hands, outcome=Table.Outcome.ENTERED)
+        rewritten = _table_write(
+            tournament,
+            table,
+            hands,
+            outcome=Table.Outcome.ENTERED,
+            tallies=results.french_tallies(table_format, result),
+        )
         _close_round_if_done(tournament, table.round)
         if rewritten:
             publish_after_commit(tasks.recompute_tournament, tournament_id)
@@ -140,7 +145,13 @@ def _record_played(tournament: Tournament, table: Table) -> None:
         table.save(update_fields=["outcome", "recorded_at"])
         return
     hands = protocol.Outcome.from_json(result).hands
-    _table_write(tournament, table, hands, outcome=Table.Outcome.PLAYED)
+    tallies = [
+        list(data.get("tallies", ()))
+        for data in table.match.events.filter(type="deal_end")
+        .order_by("seq")
+        .values_list("data", flat=True)
+    ]
+    _table_write(tournament, table, hands, outcome=Table.Outcome.PLAYED, tallies=tallies)
 
 
 def _table_write(
@@ -149,6 +160,7 @@ def _table_write(
     hands: Sequence[protocol.HandOutcome],
     *,
     outcome: str,
+    tallies: Sequence[Sequence[int]] = (),
 ) -> bool:
     """Write a table's score lines and rating updates from its deals (or hands), in seat order.
 
@@ -172,8 +184,9 @@ def _table_write(
             deal=hand.number,
             points=scored[seat],
             won=seat == hand.winner,
+            conceded=0 if seat == hand.winner else _tally(tallies, index, seat),
         )
-        for hand, scored in zip(hands, points, strict=True)
+        for index, (hand, scored) in enumerate(zip(hands, points, strict=True))
         for seat, entry in enumerate(seats)
     )
     source = f"table:{table.pk}:"
@@ -198,6 +211,12 @@ def _table_write(
     table.recorded_at = table.recorded_at or timezone.now()
     table.save(update_fields=["outcome", "recorded_at", "fill_points"])
     return rewritten
+
+
+def _tally(tallies: Sequence[Sequence[int]], deal: int, seat: int) -> int:
+    """The French tally a seat was left holding in a deal (0 when unknown)."""
+    held = tallies[deal] if deal < len(tallies) else ()
+    return held[seat] if seat < len(held) else 0
 
 
 def _rated_games(

@@ -6,7 +6,31 @@ from typing import Any
 
 from django import template
 
+from tournaments.core.scoring import Ranking, tiebreak_order
+from tournaments.models import Tournament
+
 register = template.Library()
+
+TIEBREAK_NAMES = {
+    "conceded": "tallies conceded (fewer first)",
+    "table_share": "share of the table's points",
+    "opponents_score": "opponents' score",
+    "deals_won": "deals won",
+    "head_to_head": "head to head",
+    "lot": "a fixed lot",
+}
+
+
+@register.simple_tag
+def ranking_rule(tournament: Tournament) -> str:
+    """How the standings are ranked, tie-breaks in the order used, in a sentence for the pages."""
+    added = "added up" if tournament.ranking == Ranking.TOTAL else "averaged"
+    breaks = ", ".join(TIEBREAK_NAMES[name] for name in tiebreak_order(tournament.scoring))
+    return (
+        f"Ranked by score: at each table the share of opponents outscored (a tie counts one "
+        f"half), {added} over the rounds; on equal score, more tables played first (a bye never "
+        f"outranks a game); then {breaks}. Points: the raw total."
+    )
 
 
 @register.filter
