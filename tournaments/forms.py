@@ -138,6 +138,12 @@ class TableResultForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.scoring, self.names, self.rows, self.fixed = Scoring(scoring), list(names), rows, fixed
+        self.fields["confirm"] = forms.BooleanField(
+            required=False, label="The unusually high tallies are right"
+        )
+        self.fields["reason"] = forms.CharField(
+            required=False, max_length=200, label="Reason for a correction"
+        )
         pick = [("", "—"), *((name, name) for name in self.names)]
         for row in range(self.rows):
             if self.scoring == Scoring.FRENCH:

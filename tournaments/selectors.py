@@ -23,6 +23,8 @@ from games import ratings
 from games import selectors as game_selectors
 from games.models import Rating
 from games.rules import catalog
+from games.rules.shedding.game import SheddingGame
+from games.rules.shedding.scoring import french_tally
 from tournaments import errors
 from tournaments.core import results
 from tournaments.core.scoring import Bye as ByeResult
@@ -325,6 +327,14 @@ class _TableResults:
             "entered_by": latest.entered_by.get_username() if latest else None,
             "entered_at": latest.entered_at.isoformat() if latest else None,
             "corrections": max(len(history) - 1, 0),
+            "history": [
+                {
+                    "entered_by": version.entered_by.get_username(),
+                    "entered_at": version.entered_at.isoformat(),
+                    "reason": version.reason,
+                }
+                for version in history
+            ],
         }
 
 
@@ -333,11 +343,17 @@ def table_format(*, tournament: Tournament, names: Sequence[str]) -> results.Tab
     target = tournament.target
     if tournament.scoring == Scoring.ABBOTT and target is None:
         target = catalog.find_ruleset(tournament.ruleset).options["target"]
+    deck_tally = None
+    if tournament.scoring == Scoring.FRENCH:
+        game = catalog.new_game(tournament.ruleset, tournament.table_size, tournament.options)
+        assert isinstance(game, SheddingGame)  # French scoring is for shedding rulesets
+        deck_tally = french_tally(game.rules.deck)
     return results.TableFormat(
         scoring=Scoring(tournament.scoring),
         names=tuple(names),
         deals=tournament.deals_per_round,
         target=target,
+        deck_tally=deck_tally,
     )
 
 

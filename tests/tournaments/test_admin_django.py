@@ -94,7 +94,7 @@ def test_the_result_form_refuses_two_winners_and_saves_a_correction(
     assert f"Deal 1: Two winners ({a}, {b}): name one." in refused.content.decode()
     assert table.result_entries.count() == 0
 
-    valid = french_form(names, [({d}, {a: 10, b: 20, c: 30}), ({d}, {a: 1, b: 2, c: 3})])
+    valid = french_form(names, [({d}, {a: 10, b: 20, c: 30}), ({d}, {a: 3, b: 0, c: 3})])
     preview = admin_client.post(result_form(tournament), {**valid, "_preview": "1"})
     assert [line["totals"] for line in preview.context["preview"]] == [[0, 0, 0, 60], [0, 0, 0, 66]]
     with django_capture_on_commit_callbacks(execute=True):

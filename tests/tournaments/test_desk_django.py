@@ -263,3 +263,34 @@ def test_one_rounding_for_the_csv_and_the_pages():
     assert page == "0.813"
     assert cells[:4] == ["1", "Chloé", "guest", page]
     assert "0.333" in cells
+
+
+def test_tallies_no_cards_can_make_are_refused_and_high_ones_confirmed(staff):
+    path = create(staff, play="offline", rounds=1)
+    register_players(staff, path, 3)
+    seated = [
+        s["name"] for s in staff.post(f"{path}/start/").json()["rounds"][0]["tables"][0]["seats"]
+    ]
+    url = f"{path}/rounds/1/tables/1/result/"
+
+    def deal(first: int, second: int) -> dict:
+        return {
+            "deals": [{"winner": seated[0], "points_left": {seated[1]: first, seated[2]: second}}]
+        }
+
+    refused = assert_problem(staff.post(url, deal(1, 10)), 400, "invalid_result")
+    assert "smallest card counts 3" in str(refused["errors"])
+    refused = assert_problem(staff.post(url, deal(9999, 10)), 400, "invalid_result")
+    assert "whole deck" in str(refused["errors"])
+    asked = assert_problem(staff.post(url, deal(160, 10)), 400, "implausible_tally")
+    assert f"{seated[1]} 160" in asked["detail"]
+    assert staff.post(url, {**deal(160, 10), "confirm": True}).status_code == 200
+
+    corrected = staff.post(url, {**deal(16, 10), "replace": True, "reason": "misread a 6"})
+    history = corrected.json()["result"]["history"]
+    assert [(v["entered_by"], v["reason"]) for v in history] == [
+        ("organiser", ""),
+        ("organiser", "misread a 6"),
+    ]
+    too_long = {**deal(16, 10), "replace": True, "reason": "x" * 201}
+    assert_problem(staff.post(url, too_long), 400, "invalid")

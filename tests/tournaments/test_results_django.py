@@ -206,6 +206,7 @@ def test_a_correction_replaces_the_lines_and_recomputes_standings_and_ratings(
             user=organiser,
             result=corrected,
             replace=True,
+            confirm=True,  # 500 is possible (a deck holds 532) but needs confirming
         )
 
     rows = selectors.standings_table(tournament=tournament).rows

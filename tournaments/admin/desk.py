@@ -167,6 +167,8 @@ class DeskViews(admin.ModelAdmin):
                         user=request.user,
                         result=result,
                         replace=table.recorded_at is not None,
+                        confirm=form.cleaned_data["confirm"],
+                        reason=form.cleaned_data["reason"],
                     )
                     self.message_user(
                         request, f"Table {table_number}'s result is saved.", messages.SUCCESS

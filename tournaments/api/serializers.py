@@ -178,6 +178,18 @@ class TableResultSerializer(serializers.Serializer):
     replace = serializers.BooleanField(
         required=False, default=False, help_text="Correct a table that already has a result."
     )
+    confirm = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="French: record a tally above 150 (else 400 implausible_tally).",
+    )
+    reason = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=200,
+        help_text="A correction's reason, kept and shown with who and when.",
+    )
 
 
 class EntrySerializer(serializers.Serializer):
@@ -214,6 +226,12 @@ class DealPointsSerializer(serializers.Serializer):
     )
 
 
+class ResultVersionSerializer(serializers.Serializer):
+    entered_by = serializers.CharField()
+    entered_at = serializers.DateTimeField()
+    reason = serializers.CharField(help_text="Why it was corrected (blank for the first).")
+
+
 class TableResultOutSerializer(serializers.Serializer):
     source = serializers.ChoiceField(  # type: ignore[assignment]  # a declared field, not the attribute (DRF's metaclass moves it)
         choices=[c for c in Table.Outcome.values if c],
@@ -226,6 +244,9 @@ class TableResultOutSerializer(serializers.Serializer):
     entered_by = serializers.CharField(allow_null=True)
     entered_at = serializers.DateTimeField(allow_null=True)
     corrections = serializers.IntegerField(help_text="Earlier versions replaced.")
+    history = ResultVersionSerializer(
+        many=True, help_text="Every version entered at the desk, first to last."
+    )
 
 
 class TableSerializer(serializers.Serializer):

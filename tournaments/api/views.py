@@ -235,6 +235,8 @@ class TableResultView(APIView):
             user=request.user,
             result={key: data[key] for key in ("deals", "hands") if key in data},
             replace=data["replace"],
+            confirm=data["confirm"],
+            reason=data["reason"],
         )
         return Response(selectors.table_detail(table=table))
 

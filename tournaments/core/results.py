@@ -49,6 +49,26 @@ class TableFormat:
     names: tuple[str, ...]
     deals: int | None = None
     target: int | None = None
+    # French: the tally of every card of the deck, more than the hands left in play can hold.
+    deck_tally: int | None = None
+
+
+# The smallest card counts 3 (docs/rules.md §5), so no hand tallies 1 or 2.
+SMALLEST_CARD = 3
+# A tally above this is possible but rare at a club table: the desk confirms it.
+PLAUSIBLE_TALLY = 150
+
+
+def implausible_tallies(table: TableFormat, result: Mapping[str, Any]) -> list[str]:
+    """Tallies of a checked French result above :data:`PLAUSIBLE_TALLY`, as ``name: tally``
+    (the desk must confirm them); empty for other scorings."""
+    return [
+        f"{name} {tally} in deal {number}"
+        for number, deal in enumerate(result.get("deals", ()), start=1)
+        if table.scoring == Scoring.FRENCH
+        for name, tally in deal["points_left"].items()
+        if tally > PLAUSIBLE_TALLY
+    ]
 
 
 @dataclass
@@ -103,12 +123,25 @@ def _french(
                 problems.add(f"{where}.points_left", f"{name} won the deal: a winner has no tally.")
             elif not _count(tally):
                 problems.add(f"{where}.points_left", f"{name}'s tally must be a whole number ≥ 0.")
+            elif 0 < tally < SMALLEST_CARD:
+                problems.add(
+                    f"{where}.points_left",
+                    f"{name}'s tally {tally} is not one cards can make: "
+                    f"the smallest card counts {SMALLEST_CARD}.",
+                )
             else:
                 left[seat] = tally
         if winner is not None:
             missing = [n for n, s in seats.items() if s != winner and n not in tallies]
             if missing:
                 problems.add(f"{where}.points_left", f"No tally for {_names(missing)}.")
+        held = sum(left.values())
+        if table.deck_tally is not None and held > table.deck_tally:
+            problems.add(
+                f"{where}.points_left",
+                f"The tallies add up to {held}: more than the whole deck's "
+                f"{table.deck_tally} could hold.",
+            )
         if problems.count() > before or winner is None:
             continue
         points = [0] * len(table.names)

@@ -72,11 +72,14 @@ def table_result_enter(
     user: User,
     result: dict[str, Any],
     replace: bool = False,
+    confirm: bool = False,
+    reason: str = "",
 ) -> Table:
     """The desk's result of one table: checked against the table and the tournament's format,
     then scored exactly as a played match. An online table still playing is adjudicated: its
-    match is abandoned. A table with a result already needs ``replace`` (a correction); every
-    version is kept (:class:`ResultEntry`), and ratings are replayed from the table onwards in the
+    match is abandoned. A table with a result already needs ``replace`` (a correction, with an
+    optional ``reason``); every version is kept (:class:`ResultEntry`), a French tally above the
+    plausible needs ``confirm``, and ratings are replayed from the table onwards in the
     background.
     """
     from tournaments import tasks  # tasks import this module
@@ -101,11 +104,19 @@ def table_result_enter(
             raise errors.InvalidResult(
                 "The result cannot be right: see errors.", errors=error.errors
             ) from None
+        implausible = results.implausible_tallies(table_format, result)
+        if implausible and not confirm:
+            raise errors.ImplausibleTally(
+                f"Unusually high tallies ({'; '.join(implausible)}): check them, then send "
+                '"confirm": true to record them.'
+            )
         if table.match is not None and table.match.status == Match.Status.ACTIVE:
             game_services.match_abandon(
                 match_id=table.match.pk, reason="adjudicated by the tournament desk"
             )
-        ResultEntry.objects.create(table=table, result=result, entered_by=user)
+        ResultEntry.objects.create(
+            table=table, result=result, entered_by=user, reason=reason if has_result else ""
+        )
         rewritten = _table_write(
             tournament,
             table,

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0007_desk_second_edition'),
+        ('tournaments', '0008_series'),
     ]
 
     operations = [
