@@ -7,11 +7,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import LAPTOP, PHONE, screenshot
-from tests.browser.test_tournament_pages import club_night, seated
+from tests.browser.test_tournament_pages import GUESTS, club_night, seated
 from tournaments import services
+from tournaments.models import TableSeat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,3 +70,54 @@ def test_the_screen_and_the_phone_page_update_themselves_when_a_result_is_record
     expect(clock).to_contain_text("(paused)")
     screen.context.close()
     phone.context.close()
+
+
+def test_a_directors_evening_at_the_desk_by_real_clicks_on_a_laptop(staff_page: Page):
+    """Start, drop a player with the Withdraw button (a real click: Playwright refuses to click
+    a button that another element covers), results in, the next round seated without them."""
+    organiser = get_user_model().objects.get(username="desk")
+    tournament = services.tournament_create(
+        creator=organiser,
+        name="Friday club",
+        ruleset="french",
+        scoring="french",
+        planned_rounds=2,
+        table_size=3,
+        deals_per_round=1,
+        play="offline",
+        public=True,
+    )
+    services.entries_register(
+        tournament_id=tournament.pk,
+        user=organiser,
+        entrants=[services.Entrant(guest=name) for name in [*GUESTS, "Gil Grey"]],
+    )
+    staff_page.set_viewport_size(LAPTOP)
+    staff_page.on("dialog", lambda dialog: dialog.accept())  # a confirmation, if asked
+    staff_page.goto(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+
+    staff_page.get_by_role("button", name=re.compile("^Start")).click()
+    expect(staff_page.locator("#desk")).to_contain_text("round 1 of 2")
+
+    staff_page.locator("#desk summary").click()
+    row = staff_page.locator("#desk tr", has_text="Gil Grey")
+    row.get_by_role("button", name="Withdraw").click()
+    expect(staff_page.locator(".messagelist")).to_contain_text("Gil Grey is withdrawn")
+    screenshot(staff_page, "desk-withdrawn-laptop")
+
+    for table in tournament.rounds.get(number=1).tables.order_by("number"):
+        names = [seat.entry.name for seat in table.seats.order_by("seat").select_related("entry")]
+        services.table_result_enter(
+            tournament_id=tournament.pk,
+            round_number=1,
+            table_number=table.number,
+            user=organiser,
+            result={"deals": [{"winner": names[0], "points_left": dict.fromkeys(names[1:], 10)}]},
+        )
+    staff_page.goto(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    staff_page.get_by_role("button", name="Seat and publish the next round").click()
+
+    expect(staff_page.locator("#desk")).to_contain_text("round 2 of 2")
+    seated_now = TableSeat.objects.filter(round__tournament=tournament, round__number=2)
+    assert seated_now.count() == len(GUESTS)
+    assert not seated_now.filter(entry__name="Gil Grey").exists()
