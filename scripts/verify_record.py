@@ -7,6 +7,7 @@ legal action of the seat to move, and the result must be the one the game reache
 
     python scripts/verify_record.py game.json          # a record (GET /api/v1/matches/N/record/)
     python scripts/verify_record.py games.ndjson       # an export: one record per line
+    python scripts/verify_record.py game.txt           # the text notation (docs/notation.md)
     curl … | python scripts/verify_record.py -         # standard input
 
 Prints one line per record; exits 0 if every record verifies, 1 if one does not, 2 if a file
@@ -22,11 +23,15 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from games.gamerecord import RecordError, verify_record
+from games.notation import record_from_text
 
 
 def records(stream: TextIO) -> Iterator[Any]:
-    """The records of a file: one JSON document, or NDJSON (one per line)."""
+    """The records of a file: one JSON document, NDJSON (one per line), or the text notation."""
     text = stream.read()
+    if text.startswith("[Format "):
+        yield record_from_text(text)
+        return
     try:
         yield json.loads(text)
     except json.JSONDecodeError:
@@ -63,7 +68,7 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
             else:
                 with open(name, encoding="utf-8") as stream:
                     good &= check(stream, name, out)
-        except (OSError, json.JSONDecodeError) as error:
+        except (OSError, json.JSONDecodeError, RecordError) as error:
             print(f"{name}: cannot be read — {error}", file=out)
             return 2
     return 0 if good else 1

@@ -13,7 +13,7 @@ PAGES = sorted(page for page in DOCS.rglob("*.md") if ">>> " in page.read_text()
 
 
 def test_the_docs_have_examples_to_run() -> None:
-    assert {"fair-shuffles.md", "architecture.md"} <= {page.name for page in PAGES}
+    assert {"fair-shuffles.md", "architecture.md", "notation.md"} <= {page.name for page in PAGES}
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(DOCS)))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import tokens, views
+from games.api import records, tokens, views
 
 urlpatterns = [
     path("players/", views.PlayerRegisterView.as_view(), name="player-register"),
@@ -20,7 +20,7 @@ urlpatterns = [
     path("rulesets/", views.RulesetListView.as_view(), name="ruleset-list"),
     path("matches/", views.MatchListView.as_view(), name="match-list"),
     path("matches/<id:match_id>/", views.MatchDetailView.as_view(), name="match-detail"),
-    path("matches/<id:match_id>/record/", views.MatchRecordView.as_view(), name="match-record"),
+    path("matches/<id:match_id>/record/", records.MatchRecordView.as_view(), name="match-record"),
     path("matches/<id:match_id>/join/", views.MatchJoinView.as_view(), name="match-join"),
     path("matches/<id:match_id>/start/", views.MatchStartView.as_view(), name="match-start"),
     path("matches/<id:match_id>/moves/", views.MatchMovesView.as_view(), name="match-moves"),

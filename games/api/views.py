@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import archive, bots, notifier, selectors, services
+from games import bots, notifier, selectors, services
 from games.api import serializers as s
 from games.api import typed, waiting
 from games.rules import catalog
@@ -223,15 +223,6 @@ class MatchDetailView(SeatLinkOwnSeat, APIView):
     )
     def get(self, request: AuthenticatedRequest, match_id: int) -> Response:
         return Response(selectors.match_view_for(match_id=match_id, user=request.user))
-
-
-class MatchRecordView(APIView):
-    @extend_schema(
-        responses={200: s.GameRecordSerializer, **problems(401, 404, 409)},
-        summary="The game record of a finished or abandoned match (switch-record/1)",
-    )
-    def get(self, request: AuthenticatedRequest, match_id: int) -> Response:
-        return Response(archive.match_record(match_id=match_id))
 
 
 class MatchJoinView(APIView):

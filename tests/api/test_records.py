@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from games.gamerecord import verify_record
 from games.models import Match, MatchEvent
+from games.notation import record_from_text
 from scripts.verify_record import main as verify_main
 from tests.api.conftest import assert_problem
 from tests.services.test_replay import play
@@ -69,6 +70,22 @@ def test_an_abandoned_match_reveals_the_seed_of_its_last_deal(alice) -> None:
     verify_record(record)
 
 
+def test_accept_text_plain_gives_the_record_in_the_text_notation(alice) -> None:
+    match, _ = play("switch", 2, 4, timeouts=True)
+    record = alice.get(record_url(match.pk)).json()
+
+    response = alice.get(record_url(match.pk), HTTP_ACCEPT="text/plain")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    text = response.content.decode()
+    assert text.startswith('[Format "switch-record/1"]\n')
+    assert record_from_text(text) == record
+    assert alice.get(record_url(match.pk) + "?format=txt").content.decode() == text
+    not_over = alice.post("/api/v1/matches/", {"ruleset": "switch", "seats": 2}).json()["id"]
+    assert_problem(alice.get(record_url(not_over), HTTP_ACCEPT="text/plain"), 409, "match_not_over")
+
+
 def test_a_match_not_over_has_no_record_yet(alice) -> None:
     created = alice.post("/api/v1/matches/", {"ruleset": "switch", "seats": 2}).json()
 
@@ -82,14 +99,18 @@ def test_the_offline_check_accepts_a_record_and_catches_a_tampered_one(alice, tm
     record = alice.get(record_url(match.pk)).json()
     good, bad, out = tmp_path / "good.json", tmp_path / "bad.json", tmp_path / "out.txt"
     good.write_text(json.dumps(record))
+    text = tmp_path / "good.txt"
+    text.write_text(alice.get(record_url(match.pk), HTTP_ACCEPT="text/plain").content.decode())
     record["deals"][0]["seed"] = "00" * 32
     bad.write_text(json.dumps(record))
 
     with out.open("w") as stream:
         assert verify_main([str(good)], out=stream) == 0
+        assert verify_main([str(text)], out=stream) == 0
         assert verify_main([str(good), str(bad)], out=stream) == 1
     lines = out.read_text().splitlines()
     assert lines[0].startswith(f"{good}: match {match.pk}: valid (1 deal(s), ")
+    assert lines[1].startswith(f"{text}: match {match.pk}: valid (1 deal(s), ")
     assert "NOT VALID — deal 1: its seed does not match its shuffle_commitment" in lines[-1]
 
 
