@@ -83,14 +83,6 @@ def codes(cards: Iterable[int]) -> list[str]:
     return [CARD_CODES[c] for c in cards]
 
 
-def is_joker(card_id: int) -> bool:
-    return card_id >= JOKER_1
-
-
-def is_black(card_id: int) -> bool:
-    return SUIT_OF[card_id] in BLACK_SUITS
-
-
 def make_deck(decks: int = 1, jokers: int = 0) -> list[int]:
     """An ordered deck: ``decks`` × 52 standard cards plus ``jokers`` jokers (``X1``, ``X2``, ``X1``…)."""
     if decks < 1:
