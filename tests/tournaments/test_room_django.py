@@ -179,3 +179,24 @@ def test_printed_sheets_of_a_public_tournament_carry_the_public_pages_qr_code(st
     assert pairings.count(code) == 2  # the sheet by table and the one by name
     assert url in pairings
     assert 'class="qr"' not in unlisted
+
+
+def test_the_desk_runs_the_round_clock_with_its_buttons(staff, admin_client):
+    tournament_id = int(offline_event(staff, guests=EIGHT).rsplit("/", 1)[1])
+    change = f"/admin/tournaments/tournament/{tournament_id}/change/"
+    clock = f"/admin/tournaments/tournament/{tournament_id}/clock/"
+    assert 'id="desk-clock"' in admin_client.get(change).content.decode()
+
+    started = admin_client.post(clock, {"round": 1, "clock": "start", "minutes": 30}, follow=True)
+    assert "The round clock: start." in started.content.decode()
+    played = Tournament.objects.get(pk=tournament_id).rounds.get(number=1)
+    assert played.clock_ends_at is not None
+
+    admin_client.post(clock, {"round": 1, "clock": "pause"})
+    played.refresh_from_db()
+    assert played.clock_ends_at is None
+    assert played.clock_paused_remaining is not None
+    refused = admin_client.post(clock, {"round": 1, "clock": "pause"}, follow=True)
+    assert "not running" in refused.content.decode()
+    bad = admin_client.post(clock, {"round": 1, "clock": "start", "minutes": ""}, follow=True)
+    assert "Give the clock&#x27;s minutes" in bad.content.decode()

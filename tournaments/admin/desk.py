@@ -76,6 +76,31 @@ class DeskViews(admin.ModelAdmin):
             )
         return self._back(tournament)
 
+    def clock_view(self, request: AuthenticatedHttpRequest, tournament: Tournament) -> HttpResponse:
+        """The round clock's buttons (POST ``round`` and ``minutes``, or ``pause`` / ``resume``):
+        every screen counts down to the same end (``services.round_clock``)."""
+        if request.method != "POST":
+            raise Http404("Run the clock with the desk's buttons.")
+        action = request.POST.get("clock", "")
+        minutes = _int_or_none(request.POST.get("minutes")) if action == "start" else None
+        if action not in ("start", "pause", "resume") or (action == "start" and minutes is None):
+            self.message_user(request, "Give the clock's minutes (1 to 600).", messages.ERROR)
+            return self._back(tournament)
+        try:
+            services.round_clock(
+                tournament_id=tournament.pk,
+                round_number=_int_or_none(request.POST.get("round")) or 0,
+                user=request.user,
+                minutes=minutes,
+                pause=action == "pause",
+                resume=action == "resume",
+            )
+        except problem_classes() as error:
+            self.message_user(request, str(error), messages.ERROR)
+        else:
+            self.message_user(request, f"The round clock: {action}.", messages.SUCCESS)
+        return self._back(tournament)
+
     def register_view(
         self, request: AuthenticatedHttpRequest, tournament: Tournament
     ) -> HttpResponse:

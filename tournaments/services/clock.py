@@ -39,6 +39,8 @@ def round_clock(
             elif resume:
                 clock = clock.resume(now)
         except ClockError as error:
+            if minutes is not None:
+                raise errors.InvalidSettings(str(error), errors={"minutes": [str(error)]}) from None
             refusal = errors.ClockNotRunning if pause else errors.ClockNotPaused
             raise refusal(str(error)) from None
         played.clock_ends_at, played.clock_paused_remaining = clock.ends_at, clock.paused_remaining
