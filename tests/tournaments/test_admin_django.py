@@ -296,3 +296,23 @@ def test_view_on_site_leads_to_the_public_page_of_a_public_tournament(human_even
     assert f'href="/tournaments/{public.pk}/"' in public_page
     assert f'href="/tournaments/{private.pk}/"' not in private_page
     assert 'href="/tournaments/"' in private_page  # "View site": the public tournaments
+
+
+def test_the_desk_checks_in_lists_byes_and_asks_before_withdrawing(human_event, admin_client):
+    tournament = human_event(9, table_size=4)
+    absent = tournament.entries.order_by("pk").last()
+    assert absent is not None
+    page = f"{CHANGELIST}{tournament.pk}/change/"
+    marked = admin_client.post(
+        f"{CHANGELIST}{tournament.pk}/checkin/", {"name": absent.name, "present": "false"}
+    )
+    assert marked.status_code == 302
+    assert marked["Location"].endswith(page)  # back to the desk
+    absent.refresh_from_db()
+    assert absent.present is False
+
+    services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    desk = admin_client.get(page).content.decode()
+    assert "No byes this round." in desk  # eight present entries: two tables of four
+    assert f"return confirm('Withdraw {absent.name}?" in desk
+    assert "<strong>absent</strong>" in desk

@@ -101,6 +101,28 @@ class DeskViews(admin.ModelAdmin):
             self.message_user(request, f"The round clock: {action}.", messages.SUCCESS)
         return self._back(tournament)
 
+    def checkin_view(
+        self, request: AuthenticatedHttpRequest, tournament: Tournament
+    ) -> HttpResponse:
+        """Mark an entry present or absent (POST ``name``, ``present``): only present entries
+        are seated."""
+        if request.method != "POST":
+            raise Http404("Check in with the buttons on the tournament's page.")
+        present = request.POST.get("present") == "true"
+        try:
+            entry = services.entry_checkin(
+                tournament_id=tournament.pk,
+                user=request.user,
+                name=request.POST.get("name", ""),
+                present=present,
+            )
+        except problem_classes() as error:
+            self.message_user(request, str(error), messages.ERROR)
+        else:
+            state = "present" if present else "absent: not seated until marked present"
+            self.message_user(request, f"{entry.name} is {state}.", messages.SUCCESS)
+        return self._back(tournament)
+
     def register_view(
         self, request: AuthenticatedHttpRequest, tournament: Tournament
     ) -> HttpResponse:

@@ -142,6 +142,7 @@ class TournamentAdmin(DeskViews):
             path("<int:object_id>/step/", view(self.step_view), name=f"{name}step"),
             path("<int:object_id>/withdraw/", view(self.withdraw_view), name=f"{name}withdraw"),
             path("<int:object_id>/clock/", view(self.clock_view), name=f"{name}clock"),
+            path("<int:object_id>/checkin/", view(self.checkin_view), name=f"{name}checkin"),
             path("<int:object_id>/register/", view(self.register_view), name=f"{name}register"),
             path("<int:object_id>/standings/", view(self.standings_view), name=f"{name}standings"),
             path(
