@@ -74,10 +74,8 @@ def _claim(user: Any, key: str, fingerprint: str) -> IdempotentRequest | Respons
         return earlier
     if earlier.fingerprint != fingerprint:
         raise IdempotencyKeyReused(f"The {HEADER} {key!r} was used for a different request.")
-    if earlier.response_status is None:
-        # A claim left by a request that died before switchsite 0002, when keys were claimed
-        # before the write: nothing it did was committed, so this request takes the key over.
-        return earlier
+    # Claimed in its request's transaction, a key is committed with its answer.
+    assert earlier.response_status is not None
     replay = Response(
         earlier.response_body,
         status=earlier.response_status,

@@ -9,7 +9,6 @@ from rest_framework.test import APIClient
 
 from games.models import Match, MatchEvent
 from games.services import matches, pipeline
-from switchsite.models import IdempotentRequest
 from tests.api.conftest import assert_problem
 from tests.api.test_matches import LAYOUT, started_match
 
@@ -178,20 +177,6 @@ def test_a_replayed_key_returns_the_first_refusal_too(staff, match_id):
 
     assert first.status_code == again.status_code == 422
     assert again.json() == first.json()
-
-
-def test_a_key_left_without_an_answer_is_taken_over(staff, match_id):
-    """Rows claimed before their write (before switchsite 0002) whose request died have no answer."""
-    staff.post(moves(match_id), {"action": "play", "card": "3C"}, HTTP_IDEMPOTENCY_KEY="k-4")
-    IdempotentRequest.objects.filter(key="k-4").update(response_status=None, response_body=None)
-
-    response = staff.post(
-        moves(match_id), {"action": "play", "card": "3C"}, HTTP_IDEMPOTENCY_KEY="k-4"
-    )
-
-    assert_problem(response, 422, "illegal_move")
-    assert "Idempotent-Replayed" not in response
-    assert IdempotentRequest.objects.get(key="k-4").response_status == 422
 
 
 def test_a_key_reused_for_a_different_request_is_refused(staff, match_id):
