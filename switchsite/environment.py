@@ -19,6 +19,7 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import environ
 
@@ -130,6 +131,18 @@ class Environment:
             self.problem(name, f"{value!r} is not one of " + ", ".join(choices))
             return default
         return chosen
+
+    def time_zone(self, name: str, default: str) -> str:
+        """An IANA time zone name, as ``Europe/Paris``."""
+        value = self._given(name, "a time zone such as Europe/Paris")
+        if value is None:
+            return default
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            self.problem(name, f"{value!r} is not a time zone such as Europe/Paris")
+            return default
+        return value
 
     def rate(self, name: str, default: str) -> str:
         """A throttle rate: requests per period, as ``60/minute``."""

@@ -167,7 +167,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-TIME_ZONE = "UTC"
+# The club's time zone: pages and the admin show times in it (the API keeps UTC, ISO 8601).
+TIME_ZONE = env.time_zone("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True
 
@@ -329,6 +330,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "PlayEnum": "tournaments.models.Tournament.Play",
         "MatchStatusEnum": "games.models.Match.Status",
+        "EntryKindEnum": "tournaments.models.Entry.Kind",
     },
     # Request and response shapes as separate components (``…Request``): write-only fields such as
     # ``password`` and ``expected_version`` appear only where they are sent, which generated clients

@@ -100,6 +100,7 @@ def test_the_plain_http_switches_turn_off_what_they_name():
         (lambda e: e.broker_url("N"), "redis://h:port/0", "N: redis://h:port/0: malformed URL"),
         (lambda e: e.rate("N", "1/minute"), "5 per minute", "N: '5 per minute' is not a rate"),
         (lambda e: e.names("N", ["a"]), "a,", "N: 'a,' has an empty item"),
+        (lambda e: e.time_zone("N", "UTC"), "Mars/Olympus", "N: 'Mars/Olympus' is not a time zone"),
     ],
 )
 def test_a_bad_value_is_a_problem_and_the_default_stands_in(read, value, problem):
@@ -173,3 +174,10 @@ def test_transaction_pooling_without_a_direct_listen_url_is_one_line_naming_it()
     assert "Traceback" not in checked.stderr
     (line,) = checked.stderr.strip().splitlines()
     assert line.startswith("Invalid setting DATABASE_LISTEN_URL: it is required with")
+
+
+def test_the_clubs_time_zone_is_read_from_the_environment():
+    assert (
+        Environment({"TIME_ZONE": "Europe/Paris"}).time_zone("TIME_ZONE", "UTC") == "Europe/Paris"
+    )
+    assert Environment({}).time_zone("TIME_ZONE", "UTC") == "UTC"
