@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import Prefetch
 
 from games import errors
@@ -35,13 +36,22 @@ def match_record(*, match_id: int) -> Record:
     return _record(match)
 
 
-def finished_records(*, user_id: int, after: int = 0, limit: int = EXPORT_CHUNK) -> list[Record]:
+def player_id_named(*, username: str) -> int:
+    """The id of the player called ``username``; 404 ``not_found`` for none."""
+    user = User.objects.filter(username=username, player__isnull=False).first()
+    if user is None:
+        raise errors.PlayerNotFound(f"No player is called {username!r}.")
+    return user.pk
+
+
+def finished_records(*, user_id: int, after: int = 0, limit: int | None = None) -> list[Record]:
     """The records of up to ``limit`` finished matches the user played, with ids above ``after``,
-    oldest first: one chunk of an export (the next starts after the last record's id)."""
+    oldest first: one chunk of an export (the next starts after the last record's id); ``limit``
+    defaults to ``EXPORT_CHUNK``."""
     matches = Match.objects.filter(
         status=Match.Status.FINISHED, pk__gt=after, pk__in=_seated(user_id)
     ).order_by("pk")
-    return [_record(match) for match in _with_seats_and_events(matches)[:limit]]
+    return [_record(match) for match in _with_seats_and_events(matches)[: limit or EXPORT_CHUNK]]
 
 
 def all_finished_records(*, user_id: int) -> Iterator[Record]:

@@ -1,9 +1,12 @@
-"""Game records: one match's (JSON, or the text notation for ``Accept: text/plain``)."""
+"""Game records: one match's (JSON, or the text notation for ``Accept: text/plain``), and a
+player's finished matches streamed as NDJSON."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
+from django.http import StreamingHttpResponse
 from drf_orjson_renderer.renderers import ORJSONRenderer
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -14,7 +17,10 @@ from rest_framework.views import APIView
 from games import archive
 from games.api import serializers as s
 from games.notation import record_text
+from switchsite.api.asyncviews import AsyncAPIView
 from switchsite.api.schema import problems
+from switchsite.asyncdb import run_sync
+from switchsite.encoding import json_bytes
 from switchsite.requests import AuthenticatedRequest
 
 
@@ -48,3 +54,49 @@ class MatchRecordView(APIView):
     )
     def get(self, request: AuthenticatedRequest, match_id: int) -> Response:
         return Response(archive.match_record(match_id=match_id))
+
+
+class NDJSONRenderer(BaseRenderer):
+    """The export's only renderer: one JSON record per line (errors: problem+json)."""
+
+    media_type = "application/x-ndjson"
+    format = "ndjson"
+
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
+        return json_bytes(data)
+
+
+async def _record_lines(user_id: int) -> AsyncIterator[bytes]:
+    """Each record as a line, read a chunk of matches at a time (keyset pages), so the answer
+    holds one chunk whatever the number of matches; an async iterator, which the ASGI server
+    sends as it comes (Django would read a synchronous one whole before sending it)."""
+    after = 0
+    while chunk := await run_sync(archive.finished_records, user_id=user_id, after=after):
+        yield b"".join(json_bytes(record) + b"\n" for record in chunk)
+        after = chunk[-1]["match"]["id"]
+
+
+class PlayerExportView(AsyncAPIView):
+    renderer_classes = [NDJSONRenderer]
+
+    @extend_schema(
+        responses={
+            (200, "application/x-ndjson"): OpenApiResponse(
+                s.GameRecordSerializer,
+                description="One game record (switch-record/1) per line, oldest match first.",
+            ),
+            **problems(401, 404, 406),
+        },
+        summary="Every finished match of a player, as game records streamed one per line (NDJSON)",
+    )
+    async def get(self, request: AuthenticatedRequest, username: str) -> StreamingHttpResponse:
+        user_id = await run_sync(
+            archive.player_id_named, username=username
+        )  # 404 before the stream starts
+        response = StreamingHttpResponse(
+            _record_lines(user_id), content_type="application/x-ndjson"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{username}-matches.ndjson"'
+        return response

@@ -13,6 +13,11 @@ urlpatterns = [
         views.PlayerMatchesView.as_view(),
         name="player-matches",
     ),
+    path(
+        "players/<str:username>/matches/export/",
+        records.PlayerExportView.as_view(),
+        name="player-export",
+    ),
     path("leaderboard/", views.LeaderboardView.as_view(), name="leaderboard"),
     path("auth/token/", views.TokenView.as_view(), name="auth-token"),
     path("auth/tokens/", tokens.TokenListView.as_view(), name="auth-tokens"),

@@ -5,13 +5,17 @@ scripts/verify_record.py, which needs no database and no Django."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from asgiref.sync import async_to_sync
+from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from games import archive, selectors, services
 from games.gamerecord import verify_record
 from games.models import Match, MatchEvent
 from games.notation import record_from_text
@@ -22,6 +26,15 @@ from tests.services.test_replay import play
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def streamed_chunks(response) -> list[bytes]:
+    """The chunks of a streamed answer (an async iterator: the export is an async view)."""
+
+    async def read() -> list[bytes]:
+        return [chunk async for chunk in response.streaming_content]
+
+    return async_to_sync(read)()
 
 
 def record_url(match_id: int) -> str:
@@ -139,3 +152,63 @@ def test_the_offline_check_runs_without_django_or_a_database(alice, tmp_path) ->
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"match {match.pk}: valid" in done.stdout
+
+
+def finished_against_a_bot(user, seed: int) -> Match:
+    """A two-seat match of ``user`` against a random bot, played to its end."""
+    rng = random.Random(seed)
+    match = services.match_create(
+        creator=user,
+        ruleset="switch",
+        seats=2,
+        bots_wanted=[{"seat": 1, "strategy": "random"}],
+    )
+    services.match_start(match_id=match.pk, user=user)
+    for _ in range(3000):
+        play = selectors.match_in_play(match_id=match.pk)
+        if play.match.status != Match.Status.ACTIVE:
+            return play.match
+        if play.game.to_move == 0:
+            legal = play.game.legal_actions()
+            plays = [a for a in legal if a["action"] == "play"]
+            action = rng.choice(plays if plays and rng.random() < 0.8 else legal)
+            services.action_apply(match_id=match.pk, user=user, action=action)
+        else:
+            services.bot_turns_play(match_id=match.pk, limit=1)
+    raise AssertionError("a match that does not end")
+
+
+def export_url(username: str) -> str:
+    return f"/api/v1/players/{username}/matches/export/"
+
+
+def test_the_export_streams_every_finished_match_as_ndjson(alice, bob, monkeypatch) -> None:
+    monkeypatch.setattr(archive, "EXPORT_CHUNK", 2)
+    users = get_user_model().objects
+    ids = [finished_against_a_bot(users.get(username="alice"), seed).pk for seed in range(5)]
+    alice.post("/api/v1/matches/", {"ruleset": "switch", "seats": 2})  # waiting: not exported
+
+    response = bob.get(export_url("alice"))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/x-ndjson"
+    assert response.streaming
+    chunks = streamed_chunks(response)
+    lines = b"".join(chunks).decode().splitlines()
+    records = [json.loads(line) for line in lines]
+    assert [r["match"]["id"] for r in records] == sorted(ids)
+    assert all(r["match"]["status"] == "finished" for r in records)
+    assert records[0] == alice.get(record_url(ids[0])).json()
+    for record in records:
+        verify_record(record)
+    assert len(chunks) == 3  # chunks of two matches, sent as they were read
+
+
+def test_the_export_of_an_unknown_player_is_404_and_of_one_without_matches_empty(alice) -> None:
+    assert_problem(alice.get(export_url("nobody")), 404, "not_found")
+    response = alice.get(export_url("alice"))
+    assert response.status_code == 200
+    assert streamed_chunks(response) == []
+    assert_problem(
+        alice.get(export_url("alice"), HTTP_ACCEPT="application/json"), 406, "not_acceptable"
+    )

@@ -39,6 +39,7 @@ API_MD = [
     ("get", "/api/v1/matches/{match_id}/events/"),
     ("get", "/api/v1/matches/{match_id}/stream/"),
     ("get", "/api/v1/matches/{match_id}/record/"),
+    ("get", "/api/v1/players/{username}/matches/export/"),
     ("post", "/api/v1/matches/{match_id}/resign/"),
     ("get", "/api/v1/players/me/events/"),
     ("get", "/api/v1/players/me/stream/"),
