@@ -9,7 +9,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
-from games.api import typed
+from games.api import typed, typed_feed
 from games.models import Challenge, Match
 from games.rules import protocol
 from games.services import RESIGN_POLICIES
@@ -244,7 +244,7 @@ class EventsQuerySerializer(serializers.Serializer):
 
 
 EventPageSerializer = page_of(typed.EventField, "EventPageSerializer")
-FeedPageSerializer = page_of(typed.FeedEventField, "FeedPageSerializer")
+FeedPageSerializer = page_of(typed_feed.FeedEventField, "FeedPageSerializer")
 MatchPageSerializer = page_of(MatchSummarySerializer, "MatchPageSerializer")
 RulesetPageSerializer = page_of(RulesetSerializer, "RulesetPageSerializer")
 
