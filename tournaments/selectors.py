@@ -105,6 +105,14 @@ def tournament_list(*, public_only: bool = False) -> QuerySet[ListedTournament]:
     ).order_by("-created_at", "-pk")
 
 
+def has_results(*, tournament: Tournament) -> bool:
+    """Whether any table of the tournament has a recorded result (it can then not be deleted)."""
+    return Table.objects.filter(
+        Q(score_lines__isnull=False) | Q(result_entries__isnull=False),
+        round__tournament=tournament,
+    ).exists()
+
+
 def public_tournament_get(*, tournament_id: int) -> Tournament:
     """A tournament whose pages anyone may read; any other is not found."""
     tournament = Tournament.objects.filter(pk=tournament_id, public=True).first()

@@ -316,3 +316,22 @@ def test_the_desk_checks_in_lists_byes_and_asks_before_withdrawing(human_event, 
     assert "No byes this round." in desk  # eight present entries: two tables of four
     assert f"return confirm('Withdraw {absent.name}?" in desk
     assert "<strong>absent</strong>" in desk
+
+
+def test_the_admin_deletes_a_started_tournament_without_results(human_event, admin_client):
+    tournament = human_event(4, table_size=4)
+    services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    page = f"{CHANGELIST}{tournament.pk}/delete/"
+    asked = admin_client.get(page)
+    assert asked.status_code == 200
+    assert "protected" not in asked.content.decode()
+    assert admin_client.post(page, {"post": "yes"}).status_code == 302
+    assert not Tournament.objects.filter(pk=tournament.pk).exists()
+
+
+def test_the_admin_names_a_tournament_with_results_instead_of_deleting_it(
+    human_event, admin_client
+):
+    tournament = finished_event(human_event, 4)
+    asked = admin_client.get(f"{CHANGELIST}{tournament.pk}/delete/").content.decode()
+    assert f"{tournament.name} has recorded results: cancel it instead" in asked

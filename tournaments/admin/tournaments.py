@@ -111,6 +111,28 @@ class TournamentAdmin(DeskViews):
         """The public page ("View on site"), for a public tournament."""
         return reverse("tournament-public", args=[tournament.pk]) if tournament.public else None
 
+    def get_deleted_objects(
+        self, objs: Any, request: HttpRequest
+    ) -> tuple[list[Any], dict[str, int], set[str], list[str]]:
+        """Deleting goes through the service: a tournament without results goes whole (seats and
+        byes protect their entries only against deleting entries alone); one with results is
+        refused, naming it, so the director cancels it instead."""
+        deleted, counts, _, _ = super().get_deleted_objects(objs, request)
+        refused = [
+            f"{tournament.name} has recorded results: cancel it instead"
+            for tournament in objs
+            if selectors.has_results(tournament=tournament)
+        ]
+        return deleted, counts, set(), refused
+
+    def delete_model(self, request: HttpRequest, obj: Tournament) -> None:
+        assert isinstance(request.user, User)  # the admin requires a login
+        services.tournament_delete(tournament_id=obj.pk, user=request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for tournament in queryset:
+            self.delete_model(request, tournament)
+
     @admin.display(description="round", ordering="current_round")
     def current_round(self, tournament: selectors.ListedTournament) -> int:
         return tournament.current_round

@@ -12,7 +12,7 @@ from django.db.models import Q, QuerySet
 
 from games import services as game_services
 from games.models import Match
-from tournaments import errors
+from tournaments import errors, selectors
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.services.common import locked_tournament, require_staff
 from tournaments.services.seat_links import seat_links_revoke
@@ -90,7 +90,7 @@ def tournament_delete(*, tournament_id: int, user: User) -> None:
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         tables = Table.objects.filter(round__tournament=tournament)
-        if tables.filter(Q(score_lines__isnull=False) | Q(result_entries__isnull=False)).exists():
+        if selectors.has_results(tournament=tournament):
             raise errors.HasResults(
                 f"{tournament.name} has recorded results: cancel it instead of deleting it."
             )
