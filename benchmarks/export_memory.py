@@ -1,0 +1,117 @@
+"""A player's export over many matches: memory stays flat (docs/performance.md).
+
+Needs a throw-away PostgreSQL database, e.g.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/switch_export python -m benchmarks.export_memory
+
+It migrates the database, plays one match of a player against a bot through the services, copies
+it ``--matches`` times with SQL (match, seats and events), then reads the player's export as the
+endpoint does (``games.archive.finished_records`` chunk by chunk, each record serialised to a
+line) and prints the process's resident memory and the Python heap's peak after every
+``--every`` records, the lines' total size and the time taken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import time
+import tracemalloc
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "switchsite.settings")
+os.environ.setdefault("SECRET_KEY", "benchmark-only")
+
+
+def rss_mib() -> float:
+    with open("/proc/self/status") as status:
+        line = next(line for line in status if line.startswith("VmRSS:"))
+    return int(line.split()[1]) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=10_000)
+    parser.add_argument("--every", type=int, default=1_000)
+    args = parser.parse_args()
+
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+
+    from games import archive, selectors, services
+    from games.models import Match
+    from switchsite.encoding import json_bytes
+
+    call_command("migrate", "--noinput", verbosity=0)
+    users = get_user_model().objects
+    user = users.create_user(f"exporter{random.randrange(10**9)}")
+    services.player_profile(user=user)
+    match = services.match_create(
+        creator=user, ruleset="switch", seats=2, bots_wanted=[{"seat": 1, "strategy": "random"}]
+    )
+    services.match_start(match_id=match.pk, user=user)
+    rng = random.Random(1)
+    while True:
+        play = selectors.match_in_play(match_id=match.pk)
+        if play.match.status != Match.Status.ACTIVE:
+            break
+        if play.game.to_move == 0:
+            legal = play.game.legal_actions()
+            plays = [a for a in legal if a["action"] == "play"]
+            action = rng.choice(plays or legal)
+            services.action_apply(match_id=match.pk, user=user, action=action)
+        else:
+            services.bot_turns_play(match_id=match.pk, limit=1)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM games_matchevent WHERE match_id = %s", [match.pk])
+        (events,) = cursor.fetchone()
+        columns = ", ".join(
+            connection.ops.quote_name(f.column)
+            for f in Match._meta.concrete_fields
+            if f.column != "id"
+        )
+        cursor.execute(
+            f"""
+            WITH copies AS (
+                INSERT INTO games_match ({columns})
+                SELECT {columns}
+                FROM games_match, generate_series(2, %s) WHERE id = %s
+                RETURNING id
+            ), seats AS (
+                INSERT INTO games_seat (match_id, index, player_id, bot_strategy, strikes, resigned)
+                SELECT copies.id, s.index, s.player_id, s.bot_strategy, s.strikes, s.resigned
+                FROM copies CROSS JOIN games_seat s WHERE s.match_id = %s
+            )
+            INSERT INTO games_matchevent (match_id, seq, type, seat, data, private, created_at)
+            SELECT copies.id, e.seq, e.type, e.seat, e.data, e.private, e.created_at
+            FROM copies CROSS JOIN games_matchevent e WHERE e.match_id = %s
+            """,
+            [args.matches, match.pk, match.pk, match.pk],
+        )
+    print(f"{args.matches} finished matches of {events} events each")
+
+    tracemalloc.start()
+    start, size, count, after = time.perf_counter(), 0, 0, 0
+    print(f"before: RSS {rss_mib():.0f} MiB")
+    while chunk := archive.finished_records(user_id=user.pk, after=after):
+        for record in chunk:
+            size += len(json_bytes(record)) + 1
+            count += 1
+            if count % args.every == 0:
+                _, peak = tracemalloc.get_traced_memory()
+                print(
+                    f"{count:>6} records, {size / 2**20:7.1f} MiB sent: RSS {rss_mib():.0f} MiB,"
+                    f" heap peak {peak / 2**20:.1f} MiB, {time.perf_counter() - start:.0f} s"
+                )
+        after = chunk[-1]["match"]["id"]
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"done: {count} records in {time.perf_counter() - start:.0f} s; max RSS {maxrss:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
