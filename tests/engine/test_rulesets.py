@@ -10,13 +10,12 @@ import pytest
 
 from games.rules.protocol import InvalidOptions
 from games.rules.shedding import SheddingGame
+from games.rules.shedding.options import OPTION_NAMES, value_for_players
 from games.rules.shedding.rulesets import (
-    OPTION_NAMES,
     RULESETS,
     UnknownRuleset,
     create_game,
     find_ruleset,
-    value_for_players,
 )
 
 PRESETS = [

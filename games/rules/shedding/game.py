@@ -46,6 +46,7 @@ from games.rules.shedding.actions import (
     action_dict,
     parse_action,
 )
+from games.rules.shedding.options import Power
 from games.rules.shedding.public_log import (
     log_draw,
     log_end_turn,
@@ -54,7 +55,7 @@ from games.rules.shedding.public_log import (
     log_skip,
     log_starter,
 )
-from games.rules.shedding.rulesets import Power, Rules
+from games.rules.shedding.rulesets import Rules
 from games.rules.shedding.scoring import (
     deal_placings,
     french_tally,
