@@ -8,29 +8,22 @@ silent are in docs/rules.md §7.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self
 
 from games.rules.cards import (
     CARD_CODES,
-    JOKER_1,
     RANK_OF,
     SUIT_OF,
     SUITS,
-    InvalidCard,
     codes,
-    parse_card,
 )
 from games.rules.protocol import (
     Action,
     Event,
-    HandOutcome,
     IllegalMove,
-    InvalidLayout,
     Outcome,
-    solo_teams,
 )
 from games.rules.shedding import legal as legal_moves
 from games.rules.shedding import views
@@ -46,6 +39,7 @@ from games.rules.shedding.actions import (
     action_dict,
     parse_action,
 )
+from games.rules.shedding.dealing import read_layout, turn_starter
 from games.rules.shedding.options import Power
 from games.rules.shedding.public_log import (
     log_draw,
@@ -60,7 +54,7 @@ from games.rules.shedding.scoring import (
     deal_placings,
     french_tally,
     hand_order,
-    match_ranking,
+    match_outcome,
     winner_points,
 )
 from games.rules.shedding.state import NEEDS_DEAL, OVER, PLAYING, MatchState
@@ -124,10 +118,10 @@ class SheddingGame(MatchState):
             stock_top_first = deck[position:]
             starter = None
         else:
-            hands, starter, stock_top_first = self._read_layout(layout, rng)
+            hands, starter, stock_top_first = read_layout(self.rules, layout, rng)
         stock = stock_top_first[::-1]
         if starter is None:
-            starter = self._turn_starter(stock)
+            starter = turn_starter(self.rules, stock)
         self.hands = hands
         self.stock = stock
         self.discard = [starter]
@@ -176,67 +170,6 @@ class SheddingGame(MatchState):
             for seat, hand in enumerate(hands)
         )
         return events
-
-    def _turn_starter(self, stock: list[int]) -> int:
-        """Turn the starter (docs/rules.md §2): a forbidden power card goes under the stock; never a joker."""
-        power = self.rules.power
-        for _ in range(len(stock)):
-            starter = stock.pop()
-            forbidden = power[starter] is not None and not self.rules.starter_may_be_power
-            if not forbidden and starter < JOKER_1:
-                return starter
-            stock.insert(0, starter)
-        # Every card left is a power card: take one anyway rather than loop (jokers excepted).
-        for index in range(len(stock) - 1, -1, -1):
-            if stock[index] < JOKER_1:
-                return stock.pop(index)
-        raise InvalidLayout("no card in the stock can be the starter")
-
-    def _read_layout(
-        self, layout: Mapping[str, Any], rng: DealRng
-    ) -> tuple[list[list[int]], int | None, list[int]]:
-        rules = self.rules
-        if not isinstance(layout, Mapping):
-            raise InvalidLayout("a layout is an object with hands, starter and stock")
-        unknown = set(layout) - {"hands", "starter", "stock"}
-        if unknown:
-            raise InvalidLayout(f"unknown layout field {sorted(unknown)[0]!r}")
-
-        def read(cards: Any, where: str) -> list[int]:
-            if not isinstance(cards, list):
-                raise InvalidLayout(f"{where} must be a list of card codes")
-            try:
-                return [parse_card(c) for c in cards]
-            except InvalidCard as error:
-                raise InvalidLayout(f"{where}: {error}") from None
-
-        raw_hands = layout.get("hands")
-        if not isinstance(raw_hands, list) or len(raw_hands) != rules.players:
-            raise InvalidLayout(f"hands must be a list of {rules.players} hands, one per seat")
-        hands = [read(hand, f"hands[{seat}]") for seat, hand in enumerate(raw_hands)]
-        for seat, hand in enumerate(hands):
-            if not hand:
-                raise InvalidLayout(f"hands[{seat}] is empty; every seat needs at least one card")
-        starter = None
-        if layout.get("starter") is not None:
-            (starter,) = read([layout["starter"]], "starter")
-            if starter >= JOKER_1:
-                raise InvalidLayout("the starter cannot be a joker: it has no suit to follow")
-        stock = read(layout.get("stock") or [], "stock")
-        named = Counter(c for hand in hands for c in hand) + Counter(stock)
-        if starter is not None:
-            named[starter] += 1
-        deck = Counter(rules.deck)
-        for card_id, count in sorted(named.items()):
-            if count > deck[card_id]:
-                raise InvalidLayout(
-                    f"{CARD_CODES[card_id]} is named {count} times but the deck has {deck[card_id]}"
-                )
-        rest = list((deck - named).elements())
-        rng.shuffle(rest)
-        if starter is None and not stock and not rest:
-            raise InvalidLayout("no card is left for the starter")
-        return hands, starter, stock + rest
 
     # ------------------------------------------------------------------ legal actions
 
@@ -631,28 +564,14 @@ class SheddingGame(MatchState):
             over = self.deal_number >= self.deals
         self.phase = OVER if over else NEEDS_DEAL
         if over:
-            events.append(Event("match_end", None, self._match_outcome().to_json()))
+            outcome = match_outcome(self.rules.players, self.history, self.scores, self.deals_won)
+            events.append(Event("match_end", None, outcome.to_json()))
 
     def outcome(self) -> Outcome | None:
         """Once the match is over: every deal's points, winner and placings, the totals, the ranking."""
-        return self._match_outcome() if self.phase == OVER else None
-
-    def _match_outcome(self) -> Outcome:
-        teams = solo_teams(self.rules.players)
-        return Outcome(
-            hands=tuple(
-                HandOutcome(
-                    number=summary["deal"],
-                    points=tuple(summary["points"]),
-                    winner=summary["winner"],
-                    placings=tuple(summary["placings"]),
-                    teams=teams,
-                )
-                for summary in self.history
-            ),
-            totals=tuple(self.scores),
-            ranking=tuple(match_ranking(self.scores, self.deals_won)),
-        )
+        if self.phase != OVER:
+            return None
+        return match_outcome(self.rules.players, self.history, self.scores, self.deals_won)
 
     # ------------------------------------------------------------------ views
 

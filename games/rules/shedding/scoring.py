@@ -5,9 +5,11 @@ Pure functions over card ids and seats, so tournaments can score deals of any ru
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from games.rules.cards import ACE, FOUR, JACK, JOKER_RANK, KING, QUEEN, RANK_OF, TWO
+from games.rules.protocol import HandOutcome, Outcome, solo_teams
 
 JOKER_POINTS = 25  # the French source has no jokers: this project's choice (docs/rules.md §5)
 
@@ -56,3 +58,28 @@ def winner_points(hands: Sequence[Sequence[int]], winner: int) -> int:
 def match_ranking(scores: Sequence[int], deals_won: Sequence[int]) -> list[int]:
     """Seats best first: highest total, then most deals won, then lower seat number."""
     return sorted(range(len(scores)), key=lambda s: (-scores[s], -deals_won[s], s))
+
+
+def match_outcome(
+    players: int,
+    history: Sequence[Mapping[str, Any]],
+    scores: Sequence[int],
+    deals_won: Sequence[int],
+) -> Outcome:
+    """A finished match's outcome: every deal's points, winner and placings (from the deals'
+    summaries in ``history``), the totals and the ranking; every seat plays for itself."""
+    teams = solo_teams(players)
+    return Outcome(
+        hands=tuple(
+            HandOutcome(
+                number=summary["deal"],
+                points=tuple(summary["points"]),
+                winner=summary["winner"],
+                placings=tuple(summary["placings"]),
+                teams=teams,
+            )
+            for summary in history
+        ),
+        totals=tuple(scores),
+        ranking=tuple(match_ranking(scores, deals_won)),
+    )
