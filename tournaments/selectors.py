@@ -113,14 +113,6 @@ def has_results(*, tournament: Tournament) -> bool:
     ).exists()
 
 
-def public_tournament_get(*, tournament_id: int) -> Tournament:
-    """A tournament whose pages anyone may read; any other is not found."""
-    tournament = Tournament.objects.filter(pk=tournament_id, public=True).first()
-    if tournament is None:
-        raise errors.TournamentNotFound(f"There is no public tournament {tournament_id}.")
-    return tournament
-
-
 def tournament_detail(
     *, tournament: Tournament, absolute: Callable[[str], str] = str, seat_links: bool = False
 ) -> dict[str, Any]:
