@@ -131,7 +131,7 @@ class PlayerMatchesView(APIView):
 class LeaderboardView(APIView):
     @extend_schema(
         parameters=[s.LeaderboardQuerySerializer],
-        responses={200: s.LeaderboardPageSerializer, **problems(400, 401)},
+        responses={200: s.LeaderboardPageSerializer, **problems(400, 401, 404)},
         summary="The best ratings of a game (at least 5 rated matches; server bots included)",
     )
     def get(self, request: AuthenticatedRequest) -> Response:

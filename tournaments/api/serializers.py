@@ -7,6 +7,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from switchsite.api.converters import MAX_ID
 from switchsite.api.schema import page_of
 from tournaments.core.clock import MAX_MINUTES
 from tournaments.core.scoring import ByePolicy, Ranking, Scoring
@@ -383,7 +384,7 @@ class StandingRowSerializer(serializers.Serializer):
 class SeriesCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     tournaments = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), min_length=1, max_length=100
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), min_length=1, max_length=100
     )
     public = serializers.BooleanField(default=False)
 
