@@ -11,6 +11,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from games import selectors
+from games.models import Match
 from switchsite.celery import app as celery_app
 from tests import openapi
 
@@ -71,3 +72,10 @@ def seat_to_move(match_id: int) -> int:
     to_move = selectors.match_in_play(match_id=match_id).game.to_move
     assert to_move is not None, f"nobody is to move in match {match_id}"
     return to_move
+
+
+def seat_zero_to_move_or_over(match_id: int) -> bool:
+    """Whether the bots have answered in a match where seat 0 is the only person: it is seat 0's
+    turn again, or the match has ended."""
+    match = Match.objects.get(pk=match_id)
+    return match.status != Match.Status.ACTIVE or seat_to_move(match_id) == 0

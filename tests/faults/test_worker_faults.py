@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from games import services
 from games.models import Match
 from tests.api.conftest import Client
-from tests.conftest import seat_to_move
+from tests.conftest import seat_zero_to_move_or_over
 from tests.faults.conftest import wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.fault]
@@ -60,11 +60,6 @@ def test_a_worker_killed_mid_turn_loses_no_game(private_redis, start_worker, pub
     wait_until(lambda: moved_on(at_kill), 120, "every game moves on after the kill")
 
 
-def human_to_move(match_id: int) -> bool:
-    match = Match.objects.get(pk=match_id)
-    return match.status != Match.Status.ACTIVE or seat_to_move(match_id) == 0
-
-
 def test_a_broker_outage_loses_no_move_and_no_worker(
     private_redis, start_worker, publishing_to, make_client
 ):
@@ -92,6 +87,6 @@ def test_a_broker_outage_loses_no_move_and_no_worker(
     assert versions(matches) == {m: v + 1 for m, v in before.items()}, "no bot moved meanwhile"
     private_redis.start()
 
-    wait_until(lambda: all(human_to_move(m) for m in matches), 60, "the bots answer")
+    wait_until(lambda: all(seat_zero_to_move_or_over(m) for m in matches), 60, "the bots answer")
     assert worker.alive(), worker.log.read_text()[-3000:]
     assert all(v > before[m] + 1 for m, v in versions(matches).items())

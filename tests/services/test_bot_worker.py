@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from games import selectors, services, tasks
 from games.models import Match, MatchEvent
-from tests.conftest import seat_to_move
+from tests.conftest import seat_zero_to_move_or_over
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 
@@ -21,11 +21,6 @@ def wait_until(condition, timeout: float = 20.0, every: float = 0.05) -> None:
         time.sleep(every)
 
 
-def human_to_move_again(match_id: int) -> bool:
-    match = Match.objects.get(pk=match_id)
-    return match.status != Match.Status.ACTIVE or seat_to_move(match_id) == 0
-
-
 def test_bots_answer_through_the_worker_until_the_human_moves_again(celery_worker):
     human = get_user_model().objects.create_user("human")
     bots = [{"seat": seat, "strategy": "heuristic"} for seat in (1, 2, 3)]
@@ -35,7 +30,7 @@ def test_bots_answer_through_the_worker_until_the_human_moves_again(celery_worke
     assert game.to_move == 0
 
     services.action_apply(match_id=match.pk, user=human, action=game.legal_actions()[0])
-    wait_until(lambda: human_to_move_again(match.pk))
+    wait_until(lambda: seat_zero_to_move_or_over(match.pk))
 
     bots_that_moved = set(
         MatchEvent.objects.filter(match=match, type__in=["play", "draw"], seat__gt=0).values_list(
