@@ -6,13 +6,14 @@ tournament, whatever the field sizes."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from django.urls import reverse
 
 from tournaments import errors, selectors
 from tournaments.core.series import NightResult, SeriesRow, series_standings
-from tournaments.models import Entry, Series
+from tournaments.models import Entry, Round, Series
 
 
 def series_get(*, series_id: int, staff: bool = True) -> Series:
@@ -36,6 +37,16 @@ def series_detail(*, series: Series, absolute: Callable[[str], str] = str) -> di
             for t in series.tournaments.order_by("created_at", "pk")
         ],
         "created_at": series.created_at.isoformat(),
+    }
+
+
+def tournament_starts(*, series: Series) -> dict[int, datetime]:
+    """When each started tournament of the series seated its first round, by tournament id."""
+    firsts = Round.objects.filter(tournament__series=series, number=1, status__in=Round.PLAYED)
+    return {
+        tournament: started
+        for tournament, started in firsts.values_list("tournament_id", "published_at")
+        if started is not None
     }
 
 

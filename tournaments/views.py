@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Min
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -24,7 +25,11 @@ def public_index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/public/index.html",
-        {"tournaments": selectors.tournament_list(public_only=True)},
+        {
+            "tournaments": selectors.tournament_list(public_only=True).annotate(
+                started_at=Min("rounds__published_at")
+            )
+        },
     )
 
 
@@ -49,6 +54,9 @@ def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
         raise Http404("No such public series.") from None
     detail = series.series_detail(series=shown)
     rows = series.series_standings_rows(series=shown)
+    started = series.tournament_starts(series=shown)
+    for night in detail["tournaments"]:
+        night["started_at"] = started.get(night["id"])
     for row in rows:  # the place in each tournament, in the columns' order
         row["places"] = [row["ranks"].get(str(t["id"])) for t in detail["tournaments"]]
     return render(request, "tournaments/public/series.html", {"series": detail, "rows": rows})

@@ -1,16 +1,16 @@
 """The room of a club night: the round clock, and the live pages' revision that wakes them."""
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 
 from tests.api.conftest import assert_problem
 from tests.api.test_moves import streamed_text
 from tests.tournaments.test_club_night_django import french_deal, offline_event, seated_names
 from tournaments import live
 from tournaments.core.clock import ClockError, RoundClock
-from tournaments.models import Tournament
+from tournaments.models import Round, Tournament
 from tournaments.qr import qr_svg
 
 pytestmark = pytest.mark.django_db
@@ -200,3 +200,53 @@ def test_the_desk_runs_the_round_clock_with_its_buttons(staff, admin_client):
     assert "not running" in refused.content.decode()
     bad = admin_client.post(clock, {"round": 1, "clock": "start", "minutes": ""}, follow=True)
     assert "Give the clock&#x27;s minutes" in bad.content.decode()
+
+
+# --- the club's time zone ----------------------------------------------------------------------------
+
+
+SEATED_AT = datetime(2026, 11, 25, 19, 32, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("zone", "seated", "ends"),
+    [("Europe/Paris", "20:32 CET", "21:12 CET"), ("America/New_York", "14:32 EST", "15:12 EST")],
+)
+def test_every_page_shows_times_in_the_clubs_time_zone_and_the_api_keeps_utc(
+    staff, admin_client, zone, seated, ends
+):
+    path = offline_event(staff, guests=EIGHT, public=True)
+    tournament_id = int(path.rsplit("/", 1)[1])
+    Round.objects.filter(tournament_id=tournament_id).update(
+        published_at=SEATED_AT, clock_ends_at=SEATED_AT + timedelta(minutes=40)
+    )
+    series_id = staff.post(
+        "/api/v1/series/", {"name": "Autumn", "tournaments": [tournament_id], "public": True}
+    ).json()["id"]
+    sheet = f"/admin/tournaments/tournament/{tournament_id}/print/{{}}/"
+
+    with override_settings(TIME_ZONE=zone):
+        pages = {
+            name: admin_client.get(url).content.decode()
+            for name, url in {
+                "public": f"/tournaments/{tournament_id}/",
+                "screen": f"/tournaments/{tournament_id}/screen/",
+                "series": f"/tournaments/series/{series_id}/",
+                "index": "/tournaments/",
+                "pairings": sheet.format("pairings"),
+                "slips": sheet.format("slips"),
+                "standings": sheet.format("standings"),
+                "desk": f"/admin/tournaments/tournament/{tournament_id}/change/",
+            }.items()
+        }
+        api = staff.get(f"{path}/").json()["rounds"][0]
+
+    for name in ("public", "screen", "series", "pairings", "slips"):
+        assert seated in pages[name], name
+    for name in ("public", "screen", "desk"):
+        assert ends in pages[name], name
+    assert f'title="{zone}"' in pages["public"]
+    assert "Wed 25 Nov 2026" in pages["index"]
+    assert f'title="{zone}"' in pages["standings"]  # when it was printed
+    assert api["published_at"] == "2026-11-25T19:32:00+00:00"
+    assert api["clock"]["ends_at"] == "2026-11-25T20:12:00+00:00"

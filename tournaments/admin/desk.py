@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from games.rules import catalog
@@ -271,7 +272,11 @@ class DeskViews(admin.ModelAdmin):
         tournament, to hand out). The round is ``?round=N``, by default the latest."""
         if sheet not in ("pairings", "slips", "standings", "seat_links"):
             raise Http404("No such sheet.")
-        context: dict[str, Any] = {"tournament": tournament, "sheet": sheet}
+        context: dict[str, Any] = {
+            "tournament": tournament,
+            "sheet": sheet,
+            "printed_at": timezone.now(),
+        }
         if sheet == "seat_links":
             context["seat_links"] = _seat_link_cards(request, tournament)
             return self._page(

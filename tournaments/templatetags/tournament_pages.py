@@ -5,11 +5,18 @@ from datetime import datetime
 from typing import Any
 
 from django import template
+from django.utils import dateformat, timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from tournaments.core.scoring import Ranking, tiebreak_order
 from tournaments.models import Tournament
 
 register = template.Library()
+
+# How ``club_time`` writes an instant: the time alone (the evening's pages), with its date, or
+# the date alone (lists of evenings); a time always names its zone.
+CLUB_TIME_FORMATS = {"time": "H:i T", "date": "D j M Y, H:i T", "day": "D j M Y"}
 
 TIEBREAK_NAMES = {
     "conceded": "tallies conceded (fewer first)",
@@ -56,3 +63,21 @@ def countdown(clock: dict[str, Any], now: str) -> str:
     if hours:
         return f"{hours}:{minutes:02}:{seconds_left:02}"
     return f"{minutes}:{seconds_left:02}"
+
+
+@register.filter
+def club_time(moment: datetime | str | None, style: str = "time") -> SafeString | str:
+    """An instant — a datetime, or the API's ISO 8601 text — in the club's time zone
+    (``TIME_ZONE``), the zone named: ``20:32 CET``, ``style`` "date" ``Wed 25 Nov 2026, 20:32
+    CET`` or "day" ``Wed 25 Nov 2026``. Every page shows the room's clock time, never UTC; the
+    ``<time>`` element carries the instant with its offset. Empty for ``None``."""
+    if not moment:
+        return ""
+    instant = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
+    local = timezone.localtime(instant)
+    return format_html(
+        '<time datetime="{}" title="{}">{}</time>',
+        local.isoformat(),
+        timezone.get_current_timezone_name(),
+        dateformat.format(local, CLUB_TIME_FORMATS[style]),
+    )
