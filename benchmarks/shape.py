@@ -276,15 +276,27 @@ def _processes_where(stat_field: int, value: int) -> list[int]:
 
 
 def rss_mib(pids: list[int]) -> float:
+    """Resident memory summed: pages shared between the processes are counted once for each."""
+    return _proc_field_kib(pids, "status", "VmRSS:") / 1024
+
+
+def pss_mib(pids: list[int]) -> float:
+    """Proportional memory summed: a page shared by n processes counts 1/n for each, so the sum
+    over a group counts the group's shared memory (PostgreSQL's shared buffers) once."""
+    return _proc_field_kib(pids, "smaps_rollup", "Pss:") / 1024
+
+
+def _proc_field_kib(pids: list[int], file: str, field: str) -> int:
+    """The sum of a ``/proc/<pid>/<file>`` line's figure (in kB) over the processes still alive."""
     total_kib = 0
     for pid in pids:
         try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
+            for line in Path(f"/proc/{pid}/{file}").read_text().splitlines():
+                if line.startswith(field):
                     total_kib += int(line.split()[1])
         except OSError:
             pass
-    return total_kib / 1024
+    return total_kib
 
 
 def cpu_seconds(pids: list[int]) -> float:

@@ -7,10 +7,13 @@ and redis-server, ``make serve`` with two uvicorn processes, a Celery worker, ``
 ``--matches`` players each play a long match (100 deals) against three heuristic bots as the
 drill's careful clients do (:mod:`benchmarks.drill`), while ``--streams`` feed streams of those players
 stay open, reconnecting with ``Last-Event-ID`` when it ends. Every ``--sample`` seconds it
-records the resident memory of each process group (web, worker, beat, PostgreSQL, Redis) and the
-connections PostgreSQL has open. At the end it prints each one's first and last sample and its
-slope (least squares, MB an hour, over the second half of the run so that warm-up is left out),
-the answers the players got, and the matches stuck (not moved on by four versions in 90 s).
+records the memory of each process group (web, worker, beat, PostgreSQL, Redis) both as PSS —
+shared pages divided among the processes sharing them, so that PostgreSQL's shared buffers count
+once, not once per backend as summed RSS counts them — and as RSS, the connections PostgreSQL has
+open and the machine's load, and prints a line. At the end it prints each series' first and last
+sample and its slope (least squares, an hour, over the second half of the run so that warm-up is
+left out), the answers the players got, and the matches stuck (not moved on by four versions in
+90 s).
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ class Soak(Drill):
         args.faults = ""
         super().__init__(args)
         self.samples: dict[str, list[tuple[float, float]]] = {}
+        self.loads: list[float] = []
         self.stream_events = 0
         self.stream_reconnects = 0
 
@@ -72,10 +76,20 @@ class Soak(Drill):
 
     async def sample(self, started: float) -> None:
         now = time.monotonic() - started
+        figures = {}
         for name, pids in self.groups().items():
-            self.samples.setdefault(name, []).append((now, shape.rss_mib(pids)))
-        connections = await asyncio.to_thread(self.connections)
-        self.samples.setdefault("postgres connections", []).append((now, float(connections)))
+            figures[f"{name} PSS"] = shape.pss_mib(pids)
+            figures[f"{name} RSS"] = shape.rss_mib(pids)
+        figures["postgres connections"] = float(await asyncio.to_thread(self.connections))
+        for name, value in figures.items():
+            self.samples.setdefault(name, []).append((now, value))
+        self.loads.append(os.getloadavg()[0])
+        print(
+            f"{now / 60:5.1f} min: "
+            + ", ".join(f"{name} {value:.1f}" for name, value in figures.items())
+            + f", load {self.loads[-1]:.1f}",
+            flush=True,
+        )
 
     async def stream(self, session: Any, token: str) -> None:
         """Keep the feed's stream open, reconnecting with Last-Event-ID as a browser does."""
@@ -119,10 +133,10 @@ class Soak(Drill):
             f"\nsoak of {self.args.minutes} min, {self.args.matches} players v 3 heuristic bots each, "
             f"{self.args.streams} feed streams; logs: {self.logs}"
         )
-        print(f"{'process':22} {'first':>9} {'last':>9} {'slope, 2nd half':>18}")
+        print(f"{'series':22} {'first':>9} {'last':>9} {'slope, 2nd half':>18}")
         for name, samples in self.samples.items():
             half = [s for s in samples if s[0] >= samples[-1][0] / 2]
-            unit = "" if name == "postgres connections" else " MB"
+            unit = " MiB" if name.endswith("SS") else ""
             print(
                 f"{name:22} {samples[0][1]:9.1f} {samples[-1][1]:9.1f} "
                 f"{slope_per_hour(half):+14.1f}{unit}/h"
@@ -131,7 +145,7 @@ class Soak(Drill):
         print(
             f"answers {answers}; 500s {self.tally.statuses['500']}; matches stuck {stuck} "
             f"of {len(self.tables)}; stream events {self.stream_events}, "
-            f"reconnects {self.stream_reconnects}; load {os.getloadavg()[0]:.1f}"
+            f"reconnects {self.stream_reconnects}; load {min(self.loads):.1f}–{max(self.loads):.1f}"
         )
 
 
