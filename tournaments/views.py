@@ -87,11 +87,13 @@ def _shown(tournament_id: int, *, staff: bool) -> Tournament:
 
 
 def _room(tournament: Tournament) -> dict[str, Any]:
-    """What both pages show: the round being played (``current``; none once it is complete), the
-    latest round, its clock, the standings, and the server's time for the clock's countdown."""
+    """What both pages show: the round being played (``current``; none once it is complete or
+    the tournament cancelled), the latest round, its clock, the standings, and the server's time
+    for the clock's countdown."""
     detail = selectors.tournament_detail(tournament=tournament)
     current = selectors.round_seating(rounds=detail["rounds"], number=None)
-    if current and current["status"] == Round.Status.COMPLETE:
+    cancelled = tournament.status == Tournament.Status.CANCELLED
+    if current and (current["status"] == Round.Status.COMPLETE or cancelled):
         current, latest = None, current
     else:
         latest = current

@@ -121,3 +121,29 @@ def test_a_directors_evening_at_the_desk_by_real_clicks_on_a_laptop(staff_page: 
     seated_now = TableSeat.objects.filter(round__tournament=tournament, round__number=2)
     assert seated_now.count() == len(GUESTS)
     assert not seated_now.filter(entry__name="Gil Grey").exists()
+
+
+def test_the_desk_withdraws_a_round_and_cancels_the_evening_by_real_clicks(staff_page: Page):
+    """The ways back at the desk, each through its confirmation page: the round withdrawn on a
+    laptop, published again, then the evening cancelled on a phone."""
+    tournament = club_night()
+    desk = f"/admin/tournaments/tournament/{tournament.pk}/change/"
+    staff_page.set_viewport_size(LAPTOP)
+    staff_page.goto(desk)
+
+    staff_page.get_by_role("link", name="Withdraw round 1").click()
+    expect(staff_page.locator("#confirm")).to_contain_text("Its tables leave the public page")
+    staff_page.get_by_role("button", name="Yes, withdraw round 1").click()
+    staff_page.wait_for_url(f"**{desk}")
+    expect(staff_page.locator(".messagelist")).to_contain_text("Round 1 is withdrawn")
+    screenshot(staff_page, "desk-round-withdrawn-laptop")
+    staff_page.get_by_role("button", name="Publish round 1", exact=True).click()
+    expect(staff_page.locator("#desk")).to_contain_text("round 1 of 2")
+
+    staff_page.set_viewport_size(PHONE)
+    staff_page.get_by_role("link", name="Cancel the tournament").click()
+    staff_page.get_by_role("button", name="Yes, cancel Thursday club").click()
+    staff_page.wait_for_url(f"**{desk}")
+    expect(staff_page.locator(".messagelist")).to_contain_text("Thursday club is cancelled")
+    expect(staff_page.locator("#desk")).not_to_contain_text("Cancel the tournament")
+    screenshot(staff_page, "desk-cancelled-phone")

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from games.models import Match
 from tests.tournaments.conftest import end_match, table_seats, won_by_seat_0
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Table, Tournament
@@ -335,3 +336,85 @@ def test_the_admin_names_a_tournament_with_results_instead_of_deleting_it(
     tournament = finished_event(human_event, 4)
     asked = admin_client.get(f"{CHANGELIST}{tournament.pk}/delete/").content.decode()
     assert f"{tournament.name} has recorded results: cancel it instead" in asked
+
+
+# --- the desk's ways back: withdraw the round, cancel the tournament ------------------------------
+
+
+def messages_shown(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+def test_the_desk_withdraws_the_round_after_a_confirmation(human_event, admin_client):
+    tournament = human_event(4, table_size=2)
+    step(admin_client, "start", tournament)
+    withdraw = f"{CHANGELIST}{tournament.pk}/rounds/1/withdraw/"
+    assert withdraw in admin_client.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+
+    asked = admin_client.get(withdraw).content.decode()
+    assert "Withdraw round 1 of" in asked
+    assert "Its matches are abandoned (round withdrawn)." in asked
+    assert 'value="Yes, withdraw round 1"' in asked
+    assert "No, back to the desk" in asked
+    assert Round.objects.get(tournament=tournament).status == Round.Status.PUBLISHED
+
+    done = admin_client.post(withdraw, follow=True)
+
+    assert done.redirect_chain == [(f"{CHANGELIST}{tournament.pk}/change/", 302)]
+    assert messages_shown(done) == ["Round 1 is withdrawn: it is a draft again."]
+    assert Round.objects.get(tournament=tournament).status == Round.Status.DRAFT
+    assert "Publish round 1" in done.content.decode()
+    assert withdraw not in done.content.decode()
+
+
+def test_the_desk_refuses_to_withdraw_a_round_with_results_naming_its_tables(
+    human_event, admin_client
+):
+    tournament = human_event(4, table_size=2)
+    step(admin_client, "start", tournament)
+    withdraw = f"{CHANGELIST}{tournament.pk}/rounds/1/withdraw/"
+    assert admin_client.get(withdraw).status_code == 200  # asked before the result came in
+    table = Table.objects.get(round__tournament=tournament, number=2)
+    end_match(table.match_id, won_by_seat_0(2, 10))
+    assert withdraw not in admin_client.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+
+    refused = admin_client.post(withdraw, follow=True)
+
+    assert messages_shown(refused) == [
+        "Round 1 has results (table 2): correct them instead of withdrawing it."
+    ]
+    assert Round.objects.get(tournament=tournament).status == Round.Status.PUBLISHED
+    late = admin_client.post(f"{CHANGELIST}{tournament.pk}/rounds/2/withdraw/", follow=True)
+    assert messages_shown(late) == ["Round 2 is not the latest published round (round 1 is)."]
+
+
+def test_the_desk_cancels_the_tournament_after_a_confirmation(human_event, admin_client, client):
+    tournament = human_event(4, table_size=2, public=True)
+    step(admin_client, "start", tournament)
+    cancel = f"{CHANGELIST}{tournament.pk}/cancel/"
+    assert cancel in admin_client.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+
+    asked = admin_client.get(cancel).content.decode()
+    assert "Cancel Tuesday club?" in asked
+    assert "the results so far stay on record" in asked
+    assert 'value="Yes, cancel Tuesday club"' in asked
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    tables = Table.objects.filter(round__tournament=tournament)
+    matches = list(tables.values_list("match", flat=True))
+
+    done = admin_client.post(cancel, follow=True)
+
+    assert messages_shown(done) == ["Tuesday club is cancelled; its results stay on record."]
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    assert cancel not in done.content.decode()
+    assert 'id="desk-clock"' not in done.content.decode()
+    assert set(Match.objects.filter(pk__in=matches).values_list("status", flat=True)) == {
+        Match.Status.ABANDONED
+    }
+    public = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Cancelled" in public
+    assert 'id="current-round"' not in public
+    again = admin_client.post(cancel, follow=True)
+    assert messages_shown(again) == ["Tuesday club is cancelled."]

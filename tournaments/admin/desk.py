@@ -77,6 +77,79 @@ class DeskViews(admin.ModelAdmin):
             )
         return self._back(tournament)
 
+    def round_withdraw_view(
+        self, request: AuthenticatedHttpRequest, tournament: Tournament, round_number: int
+    ) -> HttpResponse:
+        """Withdraw the round being played back to a draft (``services.round_unpublish``), after
+        a confirmation page; refused once a table of it has a result."""
+        online = tournament.play == Tournament.Play.ONLINE
+        return self._confirmed(
+            request,
+            tournament,
+            question=f"Withdraw round {round_number} of {tournament}?",
+            consequences=[
+                "Its tables leave the public page and the projector.",
+                *(["Its matches are abandoned (round withdrawn)."] if online else []),
+                f"Round {round_number} becomes a draft again: edit its tables and publish it, "
+                "or seat it afresh.",
+            ],
+            button=f"Yes, withdraw round {round_number}",
+            act=lambda: services.round_unpublish(
+                tournament_id=tournament.pk, user=request.user, round_number=round_number
+            ),
+            done=f"Round {round_number} is withdrawn: it is a draft again.",
+        )
+
+    def cancel_view(
+        self, request: AuthenticatedHttpRequest, tournament: Tournament
+    ) -> HttpResponse:
+        """Cancel the tournament (``services.tournament_cancel``) after a confirmation page."""
+        online = tournament.play == Tournament.Play.ONLINE
+        return self._confirmed(
+            request,
+            tournament,
+            question=f"Cancel {tournament}?",
+            consequences=[
+                "No round is seated again; the results so far stay on record.",
+                *(["The matches still playing are abandoned."] if online else []),
+                "It leaves the public list of tournaments.",
+                "A cancelled tournament cannot be resumed.",
+            ],
+            button=f"Yes, cancel {tournament}",
+            act=lambda: services.tournament_cancel(tournament_id=tournament.pk, user=request.user),
+            done=f"{tournament} is cancelled; its results stay on record.",
+        )
+
+    def _confirmed(
+        self,
+        request: AuthenticatedHttpRequest,
+        tournament: Tournament,
+        *,
+        question: str,
+        consequences: list[str],
+        button: str,
+        act: Callable[[], object],
+        done: str,
+    ) -> HttpResponse:
+        """A way back that cannot be undone: its confirmation page (GET), then the service (POST),
+        back to the desk with what was done or why it was refused."""
+        if request.method != "POST":
+            return self._page(
+                request,
+                "confirm.html",
+                title=question,
+                parent=tournament,
+                consequences=consequences,
+                button=button,
+            )
+        try:
+            act()
+        except problem_classes() as error:
+            self.message_user(request, str(error), messages.ERROR)
+        else:
+            self.message_user(request, done, messages.SUCCESS)
+        return self._back(tournament)
+
     def clock_view(self, request: AuthenticatedHttpRequest, tournament: Tournament) -> HttpResponse:
         """The round clock's buttons (POST ``round`` and ``minutes``, or ``pause`` / ``resume``):
         every screen counts down to the same end (``services.round_clock``)."""

@@ -164,6 +164,12 @@ class TournamentAdmin(DeskViews):
             path("<int:object_id>/step/", view(self.step_view), name=f"{name}step"),
             path("<int:object_id>/withdraw/", view(self.withdraw_view), name=f"{name}withdraw"),
             path("<int:object_id>/clock/", view(self.clock_view), name=f"{name}clock"),
+            path(
+                "<int:object_id>/rounds/<int:round_number>/withdraw/",
+                view(self.round_withdraw_view),
+                name=f"{name}round_withdraw",
+            ),
+            path("<int:object_id>/cancel/", view(self.cancel_view), name=f"{name}cancel"),
             path("<int:object_id>/checkin/", view(self.checkin_view), name=f"{name}checkin"),
             path("<int:object_id>/register/", view(self.register_view), name=f"{name}register"),
             path("<int:object_id>/standings/", view(self.standings_view), name=f"{name}standings"),
@@ -195,11 +201,26 @@ class TournamentAdmin(DeskViews):
 
 def _desk(tournament: Tournament) -> dict[str, Any]:
     """What the desk panel of the tournament's page shows: the next steps, the current round's
-    tables with their results, and the entries."""
+    tables with their results, the ways back (withdraw the round while none of its tables has a
+    result, cancel the tournament until it is finished; each asks for confirmation) and the
+    entries."""
     seated = selectors.round_seating(
         rounds=selectors.tournament_detail(tournament=tournament)["rounds"], number=None
     )
     drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first()
+    ways_back = []
+    if (
+        tournament.status == Tournament.Status.RUNNING
+        and seated is not None
+        and not any(table["recorded"] for table in seated["tables"])
+    ):
+        url = reverse(
+            "admin:tournaments_tournament_round_withdraw", args=[tournament.pk, seated["number"]]
+        )
+        ways_back.append((url, f"Withdraw round {seated['number']}"))
+    if tournament.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        url = reverse("admin:tournaments_tournament_cancel", args=[tournament.pk])
+        ways_back.append((url, "Cancel the tournament"))
     steps = []
     if tournament.status == Tournament.Status.REGISTERING:
         steps = [("start", "Start: seat and publish round 1"), ("draft", "Seat round 1 as a draft")]
@@ -210,6 +231,7 @@ def _desk(tournament: Tournament) -> dict[str, Any]:
     return {
         "desk_steps": steps,
         "desk_draft": drafted,
+        "desk_ways_back": ways_back,
         "desk_round": seated,
         "desk_entries": list(tournament.entries.order_by("name")),
     }

@@ -54,9 +54,13 @@ def round_unpublish(*, tournament_id: int, user: User, round_number: int) -> Rou
                 + (f" (round {latest.number} is)." if latest else "; none is published.")
             )
         ended = Q(recorded_at__isnull=False) | Q(match__status=Match.Status.FINISHED)
-        if latest.tables.filter(ended).exists():
+        ended_numbers = latest.tables.filter(ended).order_by("number").values_list("number")
+        ended_tables = [str(number) for (number,) in ended_numbers]
+        if ended_tables:
+            tables = "tables" if len(ended_tables) > 1 else "table"
             raise errors.RoundHasResults(
-                f"Round {round_number} has results: correct them instead of withdrawing it."
+                f"Round {round_number} has results ({tables} {', '.join(ended_tables)}): "
+                "correct them instead of withdrawing it."
             )
         tournament.rounds.filter(status=Round.Status.DRAFT).delete()
         _abandon(Table.objects.filter(round=latest), ROUND_WITHDRAWN)
