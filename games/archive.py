@@ -97,6 +97,7 @@ def _record(match: Match) -> Record:
             "layout": match.layout,
             "turn_seconds": match.turn_seconds,
             "status": match.status,
+            "practice": bool(match.practice_seed),
             "created_at": match.created_at.isoformat(),
             "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         },

@@ -25,6 +25,26 @@ class InvalidBots(ServiceError):
     status, code = 400, "invalid_bots"
 
 
+class InvalidPracticeSeed(ServiceError):
+    status, code = 400, "invalid_practice_seed"
+
+
+class PracticeRated(ServiceError):
+    status, code = 400, "practice_rated"
+
+
+class PracticeSeats(ServiceError):
+    """A practice match seats its creator and server bots, nobody else."""
+
+    status, code = 400, "practice_seats"
+
+
+class PracticeMatch(ServiceError):
+    """A seat of a practice match is its creator's: nobody else may take it."""
+
+    status, code = 409, "practice_match"
+
+
 class LayoutForbidden(ServiceError):
     status, code = 403, "layout_staff_only"
 

@@ -54,6 +54,10 @@ class Match(models.Model):
     # When it finishes, every seat's rating in its game is updated (a RatedResult, in the same
     # transaction as the end).
     rated = models.BooleanField(default=False)
+    # A practice match's seed (64 hex digits; "" for any other match): every deal's seed is derived
+    # from it and the deal's number, and the bots' choices from it, so the same seed and the same
+    # moves play the same game again. Only an unrated match against server bots has one.
+    practice_seed = models.CharField(max_length=64, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     version = models.PositiveIntegerField(default=0)
     deal_number = models.PositiveIntegerField(default=0)

@@ -44,6 +44,7 @@ MATCH_TAGS = {
     "Layout": "layout",
     "TurnSeconds": "turn_seconds",
     "Status": "status",
+    "Practice": "practice",
     "Created": "created_at",
     "Finished": "finished_at",
 }

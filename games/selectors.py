@@ -102,7 +102,8 @@ def match_list(
     *, user: User, status: str | None = None, mine: bool = False, open: bool = False
 ) -> QuerySet[Match]:
     """Matches newest first; ``mine``: those the user is seated in; ``open``: the lobby — waiting
-    matches with a free seat for a player, in which the user is not seated."""
+    matches with a free seat for a player (not a practice match's: it is its creator's alone), in
+    which the user is not seated."""
     matches = Match.objects.select_related("created_by").order_by("-created_at", "-pk")
     if status:
         matches = matches.filter(status=status)
@@ -110,7 +111,8 @@ def match_list(
         matches = matches.filter(seats__player=user).distinct()
     if open:
         free_seat = Seat.objects.filter(match=OuterRef("pk"), player__isnull=True, bot_strategy="")
-        matches = matches.filter(status=Match.Status.WAITING).filter(Exists(free_seat))
+        matches = matches.filter(status=Match.Status.WAITING, practice_seed="")
+        matches = matches.filter(Exists(free_seat))
         matches = matches.exclude(seats__player=user)
     return matches
 
@@ -132,6 +134,7 @@ def match_view(*, play: MatchInPlay, seat: int | None) -> dict[str, Any]:
         "target": match.target,
         "turn_seconds": match.turn_seconds,
         "rated": match.rated,
+        "practice": bool(match.practice_seed),
         "turn_deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
         "created_by": match.created_by.get_username(),
         "shuffle_commitment": seed_commitment(bytes.fromhex(match.deal_seed))

@@ -191,6 +191,17 @@ class MatchCreateSerializer(serializers.Serializer):
         default=None,
         help_text="Staff only: fixes the first deal (shedding: hands, starter, stock; Abbott: grid).",
     )
+    practice_seed = serializers.CharField(
+        required=False,
+        allow_null=True,
+        default=None,
+        trim_whitespace=False,
+        help_text=(
+            "64 hex digits: a practice match, whose deals and bots' choices the seed fixes. Only "
+            "unrated (400 practice_rated), with a server bot on every other seat (400 "
+            "practice_seats); 400 invalid_practice_seed for a seed that is not 64 hex digits."
+        ),
+    )
 
 
 class JoinSerializer(serializers.Serializer):
@@ -206,8 +217,12 @@ class MatchSummarySerializer(serializers.Serializer):
     seat_count = serializers.IntegerField()
     auto_start = serializers.BooleanField()
     rated = serializers.BooleanField()
+    practice = serializers.SerializerMethodField(help_text="A practice match (practice_seed).")
     created_by = serializers.CharField(source="created_by.username")
     created_at = serializers.DateTimeField()
+
+    def get_practice(self, match: Match) -> bool:
+        return bool(match.practice_seed)
 
 
 def posted_action(data: object) -> tuple[dict, int | None]:
@@ -372,6 +387,9 @@ class RecordedMatchSerializer(serializers.Serializer):
     layout = serializers.DictField(allow_null=True, help_text="A staff layout of deal 1.")
     turn_seconds = serializers.IntegerField(allow_null=True)
     status = serializers.ChoiceField(choices=["finished", "abandoned"])
+    practice = serializers.BooleanField(
+        help_text="A practice match: its deals' seeds were derived from its practice seed."
+    )
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
 

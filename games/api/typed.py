@@ -412,6 +412,9 @@ class ViewBase(serializers.Serializer):
     target = serializers.IntegerField(allow_null=True)
     turn_seconds = serializers.IntegerField(allow_null=True)
     rated = serializers.BooleanField(help_text="Its seats' ratings are updated when it finishes.")
+    practice = serializers.BooleanField(
+        help_text="A practice match: its deals and bots' choices are fixed by its practice seed."
+    )
     turn_deadline = serializers.DateTimeField(allow_null=True)
     created_by = serializers.CharField()
     shuffle_commitment = serializers.CharField(

@@ -212,6 +212,7 @@ class MatchListView(APIView):
             on_resign=data["on_resign"],
             auto_start=data["auto_start"],
             rated=data["rated"],
+            practice_seed=data["practice_seed"],
         )
         return Response(selectors.match_view_for(match_id=match.pk, user=request.user), status=201)
 

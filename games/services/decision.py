@@ -20,6 +20,7 @@ answer the engine waits for, which in Abbott's Switch is the 16+ partner who mov
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -111,6 +112,13 @@ class Decision:
     bot_to_move: bool  # a bot plays the seat to act: wake a worker
     your_turn: Holder | None  # the person left to act: gets ``your_turn`` with the new version
     notices: list[Notice]  # ``match_end`` for the players still seated when it ended
+
+
+def practice_deal_seed(practice_seed: bytes, deal_number: int) -> bytes:
+    """The seed of deal ``deal_number`` (1, 2, …) of a practice match: SHA-256 of the practice seed
+    followed by the deal's number as 8 bytes, big-endian — fixed by the practice seed, so that the
+    same seed deals the same cards again, and different for every deal of the match."""
+    return hashlib.sha256(practice_seed + deal_number.to_bytes(8, "big")).digest()
 
 
 def decide(

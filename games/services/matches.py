@@ -7,6 +7,7 @@ one pipeline (:func:`games.services.pipeline.advance`), retried by its one polic
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -57,13 +58,16 @@ def match_create(
     players: Sequence[User | None] | None = None,
     auto_start: bool = False,
     rated: bool = False,
+    practice_seed: str | None = None,
 ) -> Match:
     """A new match waiting for players.
 
     The creator takes seat 0 unless ``players`` says who sits where (``None`` for a seat left to a
     bot or to someone who joins later) — as tournaments and challenges seat their tables. With
     ``auto_start`` the match starts by itself when its last seat is taken; a ``rated`` match
-    updates its seats' ratings when it finishes.
+    updates its seats' ratings when it finishes. A ``practice_seed`` (64 hex digits) makes a
+    practice match: unrated, the creator against server bots on every other seat, its deals and
+    its bots' choices fixed by the seed.
     """
     info = catalog.find_ruleset(ruleset)
     game = catalog.new_game(ruleset, seats, options, deals=deals, target=target)
@@ -72,6 +76,10 @@ def match_create(
     if len(players) != seats:
         raise protocol.InvalidOptions(f"{len(players)} players given for {seats} seats")
     bot_seats = validated_bots(bots_wanted, seated=players, game=info.game)
+    if practice_seed is not None:
+        practice_seed = validated_practice(
+            practice_seed, rated=rated, seated=players, bot_seats=bot_seats
+        )
     if layout is not None:
         if not creator.is_staff:
             raise errors.LayoutForbidden("Only staff may fix a layout.")
@@ -96,6 +104,7 @@ def match_create(
             on_resign=on_resign,
             auto_start=auto_start,
             rated=rated,
+            practice_seed=practice_seed or "",
         )
         Seat.objects.bulk_create(
             Seat(
@@ -128,6 +137,23 @@ def validated_bots(
     return chosen
 
 
+def validated_practice(
+    seed: str, *, rated: bool, seated: Sequence[User | None], bot_seats: Mapping[int, str]
+) -> str:
+    """The practice seed in lower case, if a practice match may be made so: 64 hex digits, not
+    rated, and a server bot on every seat but the creator's (no person but the creator plays)."""
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", seed):
+        raise errors.InvalidPracticeSeed("practice_seed must be 64 hexadecimal digits.")
+    if rated:
+        raise errors.PracticeRated("A practice match cannot be rated.")
+    others = [index for index, user in enumerate(seated) if index and index not in bot_seats]
+    if others or seated[0] is None:
+        raise errors.PracticeSeats(
+            f"A practice match is played against server bots: seats {others} need one."
+        )
+    return seed.lower()
+
+
 def match_join(*, match_id: int, user: User, seat: int | None = None) -> MatchInPlay:
     """Take a free seat (the first, or the one asked for) of a match that has not started. The
     players already seated hear of it; a match made to ``auto_start`` starts when it is full."""
@@ -139,6 +165,10 @@ def match_join(*, match_id: int, user: User, seat: int | None = None) -> MatchIn
             raise errors.MatchStarted("The match has already started.")
         if any(s.player_id == user.pk for s in play.seats):
             raise errors.AlreadySeated("You already have a seat in this match.")
+        if play.match.practice_seed and user.pk != play.match.created_by_id:
+            raise errors.PracticeMatch(
+                "A practice match is its creator's against server bots: only they may sit in it."
+            )
         free = _free_seats(play)
         if not free:
             raise errors.MatchFull("Every seat of this match is taken.")
@@ -256,7 +286,8 @@ def bot_turns_play(*, match_id: int, limit: int | None = None) -> tuple[int, boo
             game=match.game,
             view=play.game.view(seat.index),
             facts=bots.MatchFacts(match.ruleset, match.seat_count, seat.index, match.options),
-            seed=f"{match.pk}:{match.version}",
+            # A practice match's bots choose as they did with the same seed and moves before.
+            seed=f"{match.practice_seed or match.pk}:{match.version}",
         )
         advance(play, play.game.apply(action), wake_bots=False)
         left.append(play)

@@ -27,7 +27,15 @@ from games.models import Match, MatchEvent, Seat
 from games.recording import Advance, FeedEntry, advance_write
 from games.rules import protocol
 from games.selectors import MatchInPlay, match_view
-from games.services.decision import Abandon, Holder, MatchRead, Start, Status, decide
+from games.services.decision import (
+    Abandon,
+    Holder,
+    MatchRead,
+    Start,
+    Status,
+    decide,
+    practice_deal_seed,
+)
 from games.services.ratings import match_rated
 from switchsite.tasks import publish_after_commit
 
@@ -65,6 +73,14 @@ def retrying(operation: Callable[[], Result]) -> Result:
     raise errors.MatchBusy("The match is changing too fast; try again.", retry_after=1)
 
 
+def next_deal_seed(match: Match) -> bytes:
+    """The seed the match's next deal is dealt from, should it be due: a practice match's is
+    derived from its practice seed, any other's drawn from a cryptographic source."""
+    if match.practice_seed:
+        return practice_deal_seed(bytes.fromhex(match.practice_seed), match.deal_number + 1)
+    return secrets.token_bytes(32)
+
+
 def advance(
     play: MatchInPlay,
     events: Iterable[protocol.Event],
@@ -99,7 +115,7 @@ def advance(
         holders=holders,
         events=list(events),
         now=now,
-        new_seed=secrets.token_bytes(32),
+        new_seed=next_deal_seed(match),
         transition=transition,
     )
     match.status = decision.status
