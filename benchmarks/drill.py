@@ -26,12 +26,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import tempfile
 import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from benchmarks import shape
@@ -68,19 +66,14 @@ class Drill:
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.logs = Path(tempfile.mkdtemp(prefix="switch-drill-"))
-        self.postgres = shape.PrivatePostgres()
-        self.redis = shape.PrivateRedis(self.logs)
-        self.env = shape.service_env(
-            self.postgres.url,
-            self.redis.url,
+        self.services = shape.PrivateServices(
+            "switch-drill-",
             SWEEP_INTERVAL_SECONDS="2",
             SWEEP_STALL_SECONDS="5",
-            ALLOWED_HOSTS="127.0.0.1,localhost",
-            THROTTLE_USER_RATE="100000/minute",
-            THROTTLE_REGISTRATION_RATE="100000/minute",
+            **shape.UNTHROTTLED,
         )
-        shape.migrate(self.env)
+        self.logs, self.env = self.services.logs, self.services.env
+        self.postgres, self.redis = self.services.postgres, self.services.redis
         self.web, self.base_url = shape.web(self.env, self.logs, workers=self.web_processes)
         self.worker = shape.worker(self.env, self.logs, "worker")
         self.beat = shape.beat(self.env, self.logs)
@@ -90,8 +83,7 @@ class Drill:
     def stop(self) -> None:
         for process in (self.web, self.worker, self.beat):
             process.stop()
-        self.redis.stop()
-        self.postgres.stop()
+        self.services.stop()
 
     async def run(self) -> None:
         import aiohttp
@@ -203,8 +195,7 @@ class Drill:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=20)
+    parser = shape.arguments(__doc__, matches=20)
     parser.add_argument("--faults", default="kill,broker,database")
     parser.add_argument("--outage", type=float, default=15.0, help="seconds without the broker")
     args = parser.parse_args()

@@ -34,10 +34,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -192,16 +190,8 @@ async def run(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=32)
-    parser.add_argument("--seconds", type=float, default=15.0)
+    parser = shape.arguments(__doc__, clients=32, seconds=15.0, workers=shape.DEFAULT_WEB_PROCESSES)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=shape.DEFAULT_WEB_PROCESSES,
-        help="WEB_CONCURRENCY of make serve (default: make serve's own, two per core)",
-    )
     parser.add_argument(
         "--writers",
         action="store_true",
@@ -209,30 +199,20 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    logs = Path(tempfile.mkdtemp(prefix="switch-move-load-"))
-    postgres, redis = shape.PrivatePostgres(), shape.PrivateRedis(logs)
-    env = shape.service_env(
-        postgres.url,
-        redis.url,
-        THROTTLE_USER_RATE="10000000/minute",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-    )
-    try:
-        shape.migrate(env)
-        pairs = [Pair(tokens) for tokens in make_players(env, args.clients)]
-        shipped, url = shape.web(env, logs, args.workers)
+    with shape.PrivateServices("switch-move-load-", **shape.UNTHROTTLED) as services:
+        pairs = [Pair(tokens) for tokens in make_players(services.env, args.clients)]
+        shipped, url = shape.web(services.env, services.logs, args.workers)
         servers = [Server("one statement", shipped, url)]
         if args.writers:
-            orm, url = shape.web(env, logs, args.workers, app="benchmarks.orm_writer:application")
+            orm, url = shape.web(
+                services.env, services.logs, args.workers, app="benchmarks.orm_writer:application"
+            )
             servers.append(Server("ORM", orm, url))
         try:
-            rounds = asyncio.run(run(args, servers, pairs, CPUMeter(postgres)))
+            rounds = asyncio.run(run(args, servers, pairs, CPUMeter(services.postgres)))
         finally:
             for server in servers:
                 server.process.stop()
-    finally:
-        redis.stop()
-        postgres.stop()
     report(args, rounds)
 
 

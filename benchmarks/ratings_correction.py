@@ -18,10 +18,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import tempfile
 import time
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 from benchmarks import shape
@@ -131,36 +129,21 @@ async def run(args: argparse.Namespace, url: str, pairs: list[Pair]) -> dict[str
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = shape.arguments(__doc__, clients=16, seconds=15.0, workers=shape.DEFAULT_WEB_PROCESSES)
     parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--seconds", type=float, default=15.0)
-    parser.add_argument("--workers", type=int, default=shape.DEFAULT_WEB_PROCESSES)
     args = parser.parse_args()
 
-    logs = Path(tempfile.mkdtemp(prefix="switch-ratings-"))
-    postgres, redis = shape.PrivatePostgres(), shape.PrivateRedis(logs)
-    env = shape.service_env(
-        postgres.url,
-        redis.url,
-        THROTTLE_USER_RATE="10000000/minute",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-    )
-    try:
-        shape.migrate(env)
-        pairs = [Pair(tokens) for tokens in make_players(env, args.clients)]
+    with shape.PrivateServices("switch-ratings-", **shape.UNTHROTTLED) as services:
+        pairs = [Pair(tokens) for tokens in make_players(services.env, args.clients)]
         stored_in = store_history(args.games, args.clients)
         print(f"{args.games} rated results stored and rated in {stored_in:.1f} s (in-process)")
-        server, url = shape.web(env, logs, args.workers)
-        worker = shape.worker(env, logs, "ratings", concurrency=1)
+        server, url = shape.web(services.env, services.logs, args.workers)
+        worker = shape.worker(services.env, services.logs, "ratings", concurrency=1)
         try:
             outcome = asyncio.run(run(args, url, pairs))
         finally:
             worker.stop()
             server.stop()
-    finally:
-        redis.stop()
-        postgres.stop()
     report(args, outcome)
 
 

@@ -25,31 +25,10 @@ import asyncio
 import os
 import subprocess
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from benchmarks import shape
 from benchmarks.drill import Drill
-
-
-@dataclass
-class Follower:
-    """One stream or long poll of a player's feed: the seqs it received, in order."""
-
-    token: str
-    seqs: list[int] = field(default_factory=list)
-    reconnects: int = 0
-    failures: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def last(self) -> int:
-        return self.seqs[-1] if self.seqs else 0
-
-    def gaps(self) -> int:
-        return sum(1 for a, b in zip(self.seqs, self.seqs[1:], strict=False) if b != a + 1)
-
-    def fail(self, what: str) -> None:
-        self.failures[what] = self.failures.get(what, 0) + 1
 
 
 def haproxy_config(port: int, hosts: list[int]) -> str:
@@ -75,8 +54,6 @@ class ScaleOut(Drill):
     web_processes = 1  # per host: two hosts on two shared cores
 
     def __init__(self, args: argparse.Namespace) -> None:
-        args.faults = ""
-        args.outage = 0
         super().__init__(args)  # one PostgreSQL, one Redis, a host, a worker, beat
         self.worker2 = shape.worker(self.env, self.logs, "worker2")
         port = shape.free_port()
@@ -96,7 +73,7 @@ class ScaleOut(Drill):
             stderr=subprocess.STDOUT,
         )
         self.base_url = f"http://127.0.0.1:{balancer_port}"
-        self.followers: list[Follower] = []
+        self.followers: list[shape.Follower] = []
         self.peak_connections = 0
 
     def stop(self) -> None:
@@ -106,35 +83,7 @@ class ScaleOut(Drill):
             process.stop()
         super().stop()
 
-    def connections(self) -> int:
-        psql = [str(self.postgres.bin / "psql"), "-h", "127.0.0.1", "-p", str(self.postgres.port)]
-        query = "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
-        out = subprocess.run(
-            [*psql, "-U", "postgres", "-d", "switch", "-Atc", query],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return int(out.stdout.split()[0])
-
-    async def stream(self, session: Any, follower: Follower) -> None:
-        while True:
-            headers = {**shape.auth(follower.token), "Last-Event-ID": str(follower.last)}
-            try:
-                async with session.get("/api/v1/players/me/stream/", headers=headers) as answer:
-                    if answer.status != 200:
-                        follower.fail(str(answer.status))
-                        await asyncio.sleep(1)
-                        continue
-                    async for line in answer.content:
-                        if line.startswith(b"id: "):
-                            follower.seqs.append(int(line[4:]))
-            except Exception as error:  # cut by the kill: reconnect like a browser does
-                follower.fail(type(error).__name__)
-                await asyncio.sleep(1)
-            follower.reconnects += 1
-
-    async def poll(self, session: Any, follower: Follower) -> None:
+    async def poll(self, session: Any, follower: shape.Follower) -> None:
         while True:
             path = f"/api/v1/players/me/events/?after={follower.last}&wait=20"
             try:
@@ -150,7 +99,7 @@ class ScaleOut(Drill):
                 follower.reconnects += 1
                 await asyncio.sleep(1)
 
-    async def missed(self, session: Any, follower: Follower) -> int:
+    async def missed(self, session: Any, follower: shape.Follower) -> int:
         """Events of the follower's feed after the last one it received (asked until answered)."""
         path = f"/api/v1/players/me/events/?after={follower.last}&limit=1"
         while True:
@@ -163,7 +112,7 @@ class ScaleOut(Drill):
     async def watch_connections(self) -> None:
         while True:
             self.peak_connections = max(
-                self.peak_connections, await asyncio.to_thread(self.connections)
+                self.peak_connections, await asyncio.to_thread(self.postgres.client_connections)
             )
             await asyncio.sleep(5)
 
@@ -181,9 +130,9 @@ class ScaleOut(Drill):
             players = [asyncio.create_task(self.play(session, table)) for table in self.tables]
             clients = [asyncio.create_task(self.watch_connections())]
             for number in range(self.args.streams + self.args.polls):
-                follower = Follower(self.tables[number % len(self.tables)].token)
+                follower = shape.Follower(self.tables[number % len(self.tables)].token)
                 self.followers.append(follower)
-                follow = self.stream if number < self.args.streams else self.poll
+                follow = shape.follow_stream if number < self.args.streams else self.poll
                 clients.append(asyncio.create_task(follow(session, follower)))
                 if number % 50 == 49:
                     await asyncio.sleep(0.5)  # open them in waves, as clients arrive
@@ -233,10 +182,8 @@ class ScaleOut(Drill):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=10)
-    parser.add_argument("--streams", type=int, default=200)
-    parser.add_argument("--polls", type=int, default=50)
+    parser = shape.arguments(__doc__, matches=10, streams=200)
+    parser.add_argument("--polls", type=int, default=50, help="long polls of the same feeds")
     args = parser.parse_args()
     drill = ScaleOut(args)
     try:

@@ -9,6 +9,7 @@ a private redis-server); nothing here is imported by the service.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import os
@@ -20,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +134,23 @@ class PrivatePostgres:
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
 
+    def client_connections(self) -> int:
+        """The connections open to it from clients (not its own helpers)."""
+        query = "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+        command = [
+            str(self.bin / "psql"),
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(self.port),
+            "-U",
+            "postgres",
+        ]
+        out = subprocess.run(
+            [*command, "-d", "switch", "-Atc", query], capture_output=True, text=True, check=True
+        )
+        return int(out.stdout.split()[0])
+
     def pids(self) -> list[int]:
         """The postmaster and its children (the backends, one per connection, and the helpers)."""
         postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
@@ -218,6 +237,45 @@ def migrate(env: Mapping[str, str]) -> None:
     )
 
 
+# The scripts' clients ask as fast as answers come and register many players: no throttle may
+# answer them 429.
+UNTHROTTLED = {
+    "THROTTLE_USER_RATE": "10000000/minute",
+    "THROTTLE_REGISTRATION_RATE": "10000000/minute",
+}
+
+
+class PrivateServices:
+    """What every script of the production shape starts from: a private PostgreSQL and
+    redis-server, the service's environment pointed at them (with ``settings`` added: a script's
+    throttles, its sweep), and the database migrated. Its logs go to a temporary directory."""
+
+    def __init__(self, prefix: str, **settings: str) -> None:
+        self.logs = Path(tempfile.mkdtemp(prefix=prefix))
+        self.postgres = PrivatePostgres()
+        self.redis = PrivateRedis(self.logs)
+        self.env = service_env(
+            self.postgres.url,
+            self.redis.url,
+            **{"ALLOWED_HOSTS": "127.0.0.1,localhost", **settings},
+        )
+        try:
+            migrate(self.env)
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        self.redis.stop()
+        self.postgres.stop()
+
+    def __enter__(self) -> PrivateServices:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
 # make serve's default WEB_CONCURRENCY (the Makefile says why).
 DEFAULT_WEB_PROCESSES = 2 * (os.cpu_count() or 1)
 
@@ -250,6 +308,26 @@ def beat(env: Mapping[str, str], logs: Path) -> Process:
     command = [sys.executable, "-m", "celery", "-A", "switchsite", "beat", "--loglevel=INFO"]
     command += ["--schedule", str(logs / "celerybeat-schedule")]
     return Process("beat", command, env, logs)
+
+
+# The command-line options the scripts share: their type and what they mean.
+OPTIONS: dict[str, tuple[type, str]] = {
+    "matches": (int, "players, each playing a match against three bots through the API"),
+    "streams": (int, "feed streams of those players kept open (reconnecting with Last-Event-ID)"),
+    "clients": (int, "concurrent clients, each playing a heads-up match"),
+    "seconds": (float, "seconds each round of play lasts"),
+    "workers": (int, "WEB_CONCURRENCY of make serve (default: make serve's own, two per core)"),
+}
+
+
+def arguments(doc: str, **defaults: float) -> argparse.ArgumentParser:
+    """A script's parser (its docstring's first line as description) with the shared options named
+    by ``defaults``, each with its default; the script adds its own."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    for name, default in defaults.items():
+        kind, meaning = OPTIONS[name]
+        parser.add_argument(f"--{name}", type=kind, default=default, help=meaning)
+    return parser
 
 
 def process_group(pgid: int) -> list[int]:
@@ -329,6 +407,46 @@ async def wait_until_healthy(session: Any, seconds: float = 60) -> None:
             pass
         await asyncio.sleep(0.3)
     raise SystemExit("the server did not answer /healthz")
+
+
+@dataclass
+class Follower:
+    """One client following a player's feed (a stream or a long poll): the seqs it received."""
+
+    token: str
+    seqs: list[int] = field(default_factory=list)
+    reconnects: int = 0
+    failures: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def last(self) -> int:
+        return self.seqs[-1] if self.seqs else 0
+
+    def gaps(self) -> int:
+        return sum(1 for a, b in zip(self.seqs, self.seqs[1:], strict=False) if b != a + 1)
+
+    def fail(self, what: str) -> None:
+        self.failures[what] = self.failures.get(what, 0) + 1
+
+
+async def follow_stream(session: Any, follower: Follower) -> None:
+    """Keep the player's feed stream open, reconnecting with ``Last-Event-ID`` as a browser does
+    when it ends, is cut or is refused."""
+    while True:
+        headers = {**auth(follower.token), "Last-Event-ID": str(follower.last)}
+        try:
+            async with session.get("/api/v1/players/me/stream/", headers=headers) as answer:
+                if answer.status != 200:
+                    follower.fail(str(answer.status))
+                    await asyncio.sleep(1)
+                    continue
+                async for line in answer.content:
+                    if line.startswith(b"id: "):
+                        follower.seqs.append(int(line[4:]))
+        except Exception as error:  # cut (a host killed, a timeout): reconnect
+            follower.fail(type(error).__name__)
+            await asyncio.sleep(1)
+        follower.reconnects += 1
 
 
 def percentile(values: list[float], share: float) -> float:

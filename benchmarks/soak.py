@@ -21,9 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import subprocess
 import time
-from typing import Any
 
 from benchmarks import shape
 from benchmarks.drill import Drill
@@ -46,12 +44,10 @@ class Soak(Drill):
     bot_strategy = "heuristic"  # steady play, not a worker kept busy by search
 
     def __init__(self, args: argparse.Namespace) -> None:
-        args.faults = ""
         super().__init__(args)
         self.samples: dict[str, list[tuple[float, float]]] = {}
         self.loads: list[float] = []
-        self.stream_events = 0
-        self.stream_reconnects = 0
+        self.followers: list[shape.Follower] = []
 
     def groups(self) -> dict[str, list[int]]:
         redis = self.redis.process.pid if self.redis.process else 0
@@ -63,24 +59,15 @@ class Soak(Drill):
             "redis": [redis],
         }
 
-    def connections(self) -> int:
-        psql = [str(self.postgres.bin / "psql"), "-h", "127.0.0.1", "-p", str(self.postgres.port)]
-        query = "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
-        out = subprocess.run(
-            [*psql, "-U", "postgres", "-d", "switch", "-Atc", query],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return int(out.stdout.split()[0])
-
     async def sample(self, started: float) -> None:
         now = time.monotonic() - started
         figures = {}
         for name, pids in self.groups().items():
             figures[f"{name} PSS"] = shape.pss_mib(pids)
             figures[f"{name} RSS"] = shape.rss_mib(pids)
-        figures["postgres connections"] = float(await asyncio.to_thread(self.connections))
+        figures["postgres connections"] = float(
+            await asyncio.to_thread(self.postgres.client_connections)
+        )
         for name, value in figures.items():
             self.samples.setdefault(name, []).append((now, value))
         self.loads.append(os.getloadavg()[0])
@@ -91,21 +78,6 @@ class Soak(Drill):
             flush=True,
         )
 
-    async def stream(self, session: Any, token: str) -> None:
-        """Keep the feed's stream open, reconnecting with Last-Event-ID as a browser does."""
-        last = "0"
-        while True:
-            headers = {**shape.auth(token), "Last-Event-ID": last}
-            try:
-                async with session.get("/api/v1/players/me/stream/", headers=headers) as answer:
-                    async for line in answer.content:
-                        if line.startswith(b"id: "):
-                            last = line[4:].strip().decode()
-                            self.stream_events += 1
-            except Exception:  # a cut stream is reconnected like an ended one
-                await asyncio.sleep(1)
-            self.stream_reconnects += 1
-
     async def run(self) -> None:
         import aiohttp
 
@@ -115,8 +87,9 @@ class Soak(Drill):
             self.tables = [await self.seat_a_player(session, n) for n in range(self.args.matches)]
             tasks = [asyncio.create_task(self.play(session, table)) for table in self.tables]
             for number in range(self.args.streams):  # the players' own feeds, round the table
-                token = self.tables[number % len(self.tables)].token
-                tasks.append(asyncio.create_task(self.stream(session, token)))
+                follower = shape.Follower(self.tables[number % len(self.tables)].token)
+                self.followers.append(follower)
+                tasks.append(asyncio.create_task(shape.follow_stream(session, follower)))
             started = time.monotonic()
             end = started + self.args.minutes * 60
             while time.monotonic() < end:
@@ -144,16 +117,15 @@ class Soak(Drill):
         answers = dict(sorted(self.tally.statuses.items()))
         print(
             f"answers {answers}; 500s {self.tally.statuses['500']}; matches stuck {stuck} "
-            f"of {len(self.tables)}; stream events {self.stream_events}, "
-            f"reconnects {self.stream_reconnects}; load {min(self.loads):.1f}–{max(self.loads):.1f}"
+            f"of {len(self.tables)}; stream events {sum(len(f.seqs) for f in self.followers)}, "
+            f"reconnects {sum(f.reconnects for f in self.followers)}; "
+            f"load {min(self.loads):.1f}–{max(self.loads):.1f}"
         )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = shape.arguments(__doc__, matches=10, streams=20)
     parser.add_argument("--minutes", type=float, default=30)
-    parser.add_argument("--matches", type=int, default=10)
-    parser.add_argument("--streams", type=int, default=20)
     parser.add_argument("--sample", type=float, default=30)
     args = parser.parse_args()
     soak = Soak(args)
