@@ -1,6 +1,16 @@
-"""``GET /healthz``: is this process able to serve? For load balancers and orchestrators."""
+"""``GET /healthz``: can this process serve? The load balancer's check (deploy/haproxy.cfg).
+
+It fails (503) only on what this process cannot serve without: its database — every request then
+answers 503, and a host whose own way to the database is broken (its pooler down, a partition)
+must be taken out while the others serve. The broker is reported but never failed on: every host
+shares the one Redis, and the service works without it (moves commit; bots and turn clocks wait
+for the sweep, which recovers them), so failing on it would take every host out at once and turn
+an outage that loses nothing into a full one (docs/operations.md, "Health checks").
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import connection
@@ -27,31 +37,34 @@ def check_broker() -> None:
         )
 
 
-def run_checks() -> tuple[bool, dict[str, str]]:
-    """Run every check; each reports ``"ok"``, ``"not configured"`` or the error it met."""
-    checks = {"database": check_database}
+def outcome(check: Callable[[], None]) -> str:
+    """``"ok"``, or the error the check met (any failure is the answer, not a crash)."""
+    try:
+        check()
+    except Exception as error:
+        return f"error: {type(error).__name__}: {error}"
+    return "ok"
+
+
+def run_checks() -> tuple[str, dict[str, str]]:
+    """Every check's outcome, and the status they add up to: ``"ok"``, ``"degraded"`` (the
+    broker is down: served all the same) or ``"unavailable"`` (the database is)."""
+    checks = {"database": outcome(check_database)}
     if settings.CELERY_BROKER_URL:
-        checks["broker"] = check_broker
-    results: dict[str, str] = {}
-    healthy = True
-    for name, check in checks.items():
-        try:
-            check()
-        except Exception as error:  # any failure is the answer, not a crash
-            healthy = False
-            results[name] = f"error: {type(error).__name__}: {error}"
-        else:
-            results[name] = "ok"
-    if not settings.CELERY_BROKER_URL:
-        results["broker"] = "not configured (tasks run in-process)"
-    return healthy, results
+        checks["broker"] = outcome(check_broker)
+    else:
+        checks["broker"] = "not configured (tasks run in-process)"
+    if checks["database"] != "ok":
+        return "unavailable", checks
+    if checks["broker"].startswith("error"):
+        return "degraded", checks
+    return "ok", checks
 
 
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    healthy, checks = run_checks()
+    status, checks = run_checks()
     return JsonResponse(
-        {"status": "ok" if healthy else "unavailable", "checks": checks},
-        status=200 if healthy else 503,
+        {"status": status, "checks": checks}, status=503 if status == "unavailable" else 200
     )
