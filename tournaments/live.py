@@ -1,4 +1,4 @@
-"""Pages that update themselves: the public page and the projector screen.
+"""Pages that update themselves: the public page, the projector screen and a series' page.
 
 Every write of the tournament service locks the tournament row first
 (``services.common.locked_tournament``); that is where :func:`changed` counts one more
@@ -9,18 +9,24 @@ A page is rendered with its revision; its script opens :func:`stream` (Server-Se
 that revision, and each ``changed`` event makes it fetch the page again and swap its live parts in
 place — no reload, no polling. The stream's cursor is the revision, so a reconnecting page
 (``Last-Event-ID``) misses nothing and a spurious wake-up sends nothing.
+
+A series' page listens to the topics of its tournaments; its revision is the sum of theirs, which
+any write to any of them changes. A stream follows the tournaments the series had when it opened;
+streams end and reconnect every ``SSE_MAX_SECONDS``, so a series edited meanwhile is followed from
+then on.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
-from django.db.models import F
+from django.db.models import F, Sum
+from django.db.models.functions import Coalesce
 
 from games import notifier
 from games.api import waiting
-from tournaments.models import Tournament
+from tournaments.models import Series, Tournament
 
 
 def changed(tournament: Tournament) -> None:
@@ -48,5 +54,37 @@ def stream(tournament_id: int, after: int) -> AsyncIterator[str]:
     return waiting.event_stream(
         lambda cursor: revision_events(tournament_id, cursor),
         [notifier.tournament_topic(tournament_id)],
+        after,
+    )
+
+
+def series_revision(series_id: int) -> int | None:
+    """What a series' page shows, as one number: its tournaments' revisions added up (``None``
+    once the series is gone). Read it before the page's content, as a tournament page reads its
+    row first."""
+    return (
+        Series.objects.filter(pk=series_id)
+        .annotate(revision=Coalesce(Sum("tournaments__revision"), 0))
+        .values_list("revision", flat=True)
+        .first()
+    )
+
+
+def series_events(series_id: int, after: int) -> tuple[list[dict[str, Any]], bool]:
+    """One ``changed`` event if the series' revision is not ``after`` (a tournament taken out of
+    the series lowers it); over when the series is gone."""
+    revision = series_revision(series_id)
+    if revision is None:
+        return [], True
+    if revision == after:
+        return [], False
+    return [{"seq": revision, "type": "changed", "series": series_id}], False
+
+
+def series_stream(series_id: int, tournament_ids: Iterable[int], after: int) -> AsyncIterator[str]:
+    """The series' ``changed`` events as Server-Sent Events, woken by any of its tournaments."""
+    return waiting.event_stream(
+        lambda cursor: series_events(series_id, cursor),
+        [notifier.tournament_topic(tournament_id) for tournament_id in tournament_ids],
         after,
     )

@@ -1,13 +1,15 @@
-"""Public pages of public tournaments: no login, readable on a phone, clean on paper.
+"""Public pages of public tournaments and series: no login, readable on a phone, clean on paper.
 
 They show the current round's tables (by table, and alphabetically by name so players find their
 seat), the standings and the finished rounds' results — names and points only, never a card. The
-projector screen shows the same for the room, in large type, with the round clock. Both update
-themselves (``tournaments.live``): staff may see them for a tournament that is not public.
+projector screen shows the same for the room, in large type, with the round clock. A series' page
+adds up its tournaments. All three update themselves (``tournaments.live``); staff may see them
+when they are not public.
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 from django.db.models import Min
@@ -17,7 +19,7 @@ from django.utils import timezone
 
 from switchsite.asyncdb import run_sync
 from tournaments import errors, live, selectors, series
-from tournaments.models import Round, Tournament
+from tournaments.models import Round, Series, Tournament
 
 
 def public_index(request: HttpRequest) -> HttpResponse:
@@ -48,10 +50,8 @@ def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
     """A series' standings: the results of its tournaments added up per person."""
-    try:
-        shown = series.series_get(series_id=series_id, staff=request.user.is_staff)
-    except errors.TournamentNotFound:
-        raise Http404("No such public series.") from None
+    shown = _series_shown(series_id, staff=request.user.is_staff)
+    revision = live.series_revision(shown.pk)  # first: never newer than what the page shows
     detail = series.series_detail(series=shown)
     rows = series.series_standings_rows(series=shown)
     started = series.tournament_starts(series=shown)
@@ -59,21 +59,50 @@ def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
         night["started_at"] = started.get(night["id"])
     for row in rows:  # the place in each tournament, in the columns' order
         row["places"] = [row["ranks"].get(str(t["id"])) for t in detail["tournaments"]]
-    return render(request, "tournaments/public/series.html", {"series": detail, "rows": rows})
+    return render(
+        request,
+        "tournaments/public/series.html",
+        {"series": detail, "rows": rows, "revision": revision},
+    )
 
 
 async def live_events(request: HttpRequest, tournament_id: int) -> StreamingHttpResponse:
     """The pages' ``changed`` events (Server-Sent Events) after the revision they were drawn at."""
     user = await request.auser()
     await run_sync(_shown, tournament_id, staff=user.is_staff)
+    return _event_stream(live.stream(tournament_id, _after(request)))
+
+
+async def series_live_events(request: HttpRequest, series_id: int) -> StreamingHttpResponse:
+    """The series page's ``changed`` events: a write to any of its tournaments."""
+    user = await request.auser()
+    tournament_ids = await run_sync(_series_tournament_ids, series_id, staff=user.is_staff)
+    return _event_stream(live.series_stream(series_id, tournament_ids, _after(request)))
+
+
+def _after(request: HttpRequest) -> int:
+    """The revision a page was drawn at: ``Last-Event-ID`` when the stream reconnects."""
     last_id = request.headers.get("Last-Event-ID") or request.GET.get("after") or "0"
-    response = StreamingHttpResponse(
-        live.stream(tournament_id, int(last_id) if last_id.isdigit() else 0),
-        content_type="text/event-stream",
-    )
+    return int(last_id) if last_id.isdigit() else 0
+
+
+def _event_stream(events: AsyncIterator[str]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
+
+
+def _series_shown(series_id: int, *, staff: bool) -> Series:
+    """A public series, or any for staff."""
+    try:
+        return series.series_get(series_id=series_id, staff=staff)
+    except errors.TournamentNotFound:
+        raise Http404("No such public series.") from None
+
+
+def _series_tournament_ids(series_id: int, *, staff: bool) -> list[int]:
+    return list(_series_shown(series_id, staff=staff).tournaments.values_list("pk", flat=True))
 
 
 def _shown(tournament_id: int, *, staff: bool) -> Tournament:

@@ -1,6 +1,7 @@
-"""The room of a club night in a real browser: the projector screen on a laptop and the public page
-on a phone update themselves when the desk records a result (no reload), and the round clock counts
-down. Served by uvicorn (``asgi_server``): the pages' event stream needs an ASGI server."""
+"""The room of a club night in a real browser: the projector screen on a laptop, the public page
+and the series page on a phone update themselves when the desk records a result (no reload), and
+the round clock counts down; the desk's buttons by real clicks. Served by uvicorn
+(``asgi_server``): the pages' event stream needs an ASGI server."""
 
 from __future__ import annotations
 
@@ -69,6 +70,37 @@ def test_the_screen_and_the_phone_page_update_themselves_when_a_result_is_record
     )
     expect(clock).to_contain_text("(paused)")
     screen.context.close()
+    phone.context.close()
+
+
+def test_the_series_page_updates_itself_when_a_result_is_recorded(
+    browser: Browser, asgi_server: str
+):
+    tournament = club_night()
+    series = services.series_create(
+        user=tournament.created_by,
+        name="Autumn nights",
+        tournament_ids=[tournament.pk],
+        public=True,
+    )
+    phone = opened(browser, asgi_server, f"/tournaments/series/{series.pk}/", PHONE)
+    standings = phone.locator("#series-standings tbody tr")
+    expect(standings).to_have_count(0)  # nobody has played yet
+
+    names = seated(tournament)
+    services.table_result_enter(
+        tournament_id=tournament.pk,
+        round_number=1,
+        table_number=1,
+        user=tournament.created_by,
+        result={"deals": [{"winner": names[0], "points_left": {names[1]: 17, names[2]: 30}}]},
+    )
+
+    expect(standings).to_have_count(3)
+    expect(standings.first).to_contain_text(names[0])
+    assert phone.evaluate("window.sameDocument") is True
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(phone, "series-page-live-phone", full_page=True)
     phone.context.close()
 
 

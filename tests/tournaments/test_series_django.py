@@ -5,8 +5,11 @@ import pytest
 from django.test import Client
 
 from tests.api.conftest import assert_problem
+from tests.api.test_moves import streamed_text
 from tests.tournaments.test_club_night_django import french_deal, offline_event, seated_names
+from tournaments import live
 from tournaments.core.series import NightResult, series_standings
+from tournaments.models import Series
 
 pytestmark = pytest.mark.django_db
 
@@ -96,3 +99,39 @@ def test_the_admin_makes_a_series_and_links_its_standings_page(staff, admin_clie
     change = admin_client.get(f"/admin/tournaments/series/{series_id}/change/").content.decode()
     assert f"/tournaments/series/{series_id}/" in change
     assert admin_client.get(f"/tournaments/series/{series_id}/").status_code == 200
+
+
+def test_the_series_page_updates_itself_when_any_of_its_tournaments_changes(staff, settings):
+    settings.SSE_MAX_SECONDS = 0
+    first = night(staff, ["Ann", "Bea", "Cal", "Dee"])
+    path = offline_event(staff, guests=["Ann", "Bea", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal"])
+    second = int(path.rsplit("/", 1)[1])
+    made = staff.post(
+        "/api/v1/series/", {"name": "Autumn", "tournaments": [first, second], "public": True}
+    ).json()
+    page = Client().get(f"/tournaments/series/{made['id']}/").content.decode()
+    drawn = live.series_revision(made["id"])
+    assert drawn is not None
+    assert f'data-live="/tournaments/series/{made["id"]}/live/"' in page
+    assert f'data-revision="{drawn}"' in page
+    assert live.series_events(made["id"], drawn) == ([], False)
+
+    names = seated_names(staff, path)
+    staff.post(f"{path}/rounds/1/tables/1/result/", {"deals": [french_deal(names[0], names)] * 2})
+
+    changed = {"seq": drawn + 1, "type": "changed", "series": made["id"]}
+    assert live.series_events(made["id"], drawn) == ([changed], False)
+    stream = Client().get(f"/tournaments/series/{made['id']}/live/", HTTP_LAST_EVENT_ID=str(drawn))
+    assert stream["Content-Type"] == "text/event-stream"
+    assert f"id: {drawn + 1}\nevent: changed\n" in streamed_text(stream)
+    Series.objects.get(pk=made["id"]).tournaments.remove(first)  # lower, and still a change
+    assert live.series_events(made["id"], drawn + 1)[0][0]["seq"] < drawn
+    assert live.series_events(made["id"] + 1000, 0) == ([], True)
+
+
+def test_the_stream_of_a_private_series_is_for_staff_only(staff, admin_client):
+    first = night(staff, ["Ann", "Bea", "Cal", "Dee"])
+    private = staff.post("/api/v1/series/", {"name": "Mine", "tournaments": [first]}).json()
+
+    assert Client().get(f"/tournaments/series/{private['id']}/live/").status_code == 404
+    assert admin_client.get(f"/tournaments/series/{private['id']}/").status_code == 200

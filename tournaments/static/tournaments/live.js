@@ -1,5 +1,5 @@
-// Pages that update themselves (the public page, the projector screen): the body carries
-// data-live (the tournament's event stream) and data-revision (what the page shows). Each
+// Pages that update themselves (the public page, the projector screen, a series' page): the body
+// carries data-live (its event stream) and data-revision (what the page shows). Each
 // "changed" event fetches the page again and swaps its header and main in place: no reload, no
 // polling. Round clocks ([data-clock]) count down to their end as the server's time sees it.
 "use strict";
