@@ -86,6 +86,7 @@ def test_the_admin_seating_page_edits_a_draft_by_names(human_event, admin_client
     saved = admin_client.post(page, {"seating": f"{names[b]}, {names[c]}\n{names[d]}, {names[a]}"})
 
     assert saved.status_code == 302
+    assert saved["Location"] == f"/admin/tournaments/tournament/{tournament.pk}/change/"  # the desk
     assert [table_seats(t) for t in drafted.tables.order_by("number")] == [[b, c], [d, a]]
 
 

@@ -163,8 +163,12 @@ class RoundAdmin(admin.ModelAdmin):
             except refused as error:
                 self.message_user(request, str(error), messages.ERROR)
             else:
-                self.message_user(request, "The tables are saved.", messages.SUCCESS)
-                return redirect("admin:tournaments_round_change", drafted.pk)
+                self.message_user(
+                    request,
+                    f"The tables of round {drafted.number} are saved: publish them when ready.",
+                    messages.SUCCESS,
+                )
+                return redirect("admin:tournaments_tournament_change", drafted.tournament_id)
         context = {
             **self.admin_site.each_context(request),
             "title": f"Tables of {drafted}",
