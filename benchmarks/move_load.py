@@ -128,7 +128,11 @@ async def floor_client(session: Any, token: str, result: Round, until: float) ->
             result.errors += answer.status != 200
 
 
-async def move_client(session: Any, pair: Pair, result: Round, until: float) -> None:
+async def move_client(
+    session: Any, pair: Pair, result: Round, until: float, pause: float = 0.0
+) -> None:
+    """Play the pair's match until ``until``: read the view, post a move, wait ``pause`` seconds
+    (0: as fast as answers come)."""
     while time.monotonic() < until:
         headers = shape.auth(pair.tokens[pair.to_move])
         path = f"/api/v1/matches/{pair.match_id}/"
@@ -150,6 +154,7 @@ async def move_client(session: Any, pair: Pair, result: Round, until: float) -> 
         result.moves += 1
         result.move_seconds.append(time.monotonic() - started)
         pair.to_move = body["view"]["to_move"] if body["view"]["to_move"] is not None else 0
+        await asyncio.sleep(pause)
 
 
 async def run(

@@ -1,16 +1,19 @@
 """A rating correction over a long history while the players it touches go on moving.
 
     python -m benchmarks.ratings_correction [--games 100000] [--clients 16] [--seconds 15]
+                                            [--pause 0]
 
 It starts its own PostgreSQL and Redis (:mod:`benchmarks.shape`), makes ``2 × --clients`` players,
 and stores ``--games`` rated results of four-player shedding tables (each with two of those
 players and two of 500 others, one a minute), rated once by the service's own replay run in this
 process. Then it starts ``make serve`` and one Celery worker, and the clients play heads-up
-matches as :mod:`benchmarks.move_load` does (view, then move): a baseline of ``--seconds``, then
-the very first result is corrected — the worst case: every later result is replayed, in the
-worker, in batches (``games.services.ratings.REPLAY_BATCH``) — and the moves go on until the
-replay is done. It prints how long the correction took, and the move answers' p50/p99 before and
-during it.
+matches as :mod:`benchmarks.move_load` does (view, then move, then ``--pause`` seconds of thought:
+0 keeps the server saturated, so that latency measures the queue the clients make themselves): a
+baseline of ``--seconds``, then the very first result is corrected — the worst case: every later
+result is replayed, in the worker, in batches (``games.services.ratings.REPLAY_BATCH``) — and the
+moves go on until the replay is done. It prints how long the correction took; for the baseline
+and the correction, the move answers' p50/p99, the machine's load, and the cores that the web
+tier, the worker and PostgreSQL kept busy (where the time goes).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import argparse
 import asyncio
 import random
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -95,7 +99,33 @@ def correction_done() -> bool:
     return done
 
 
-async def run(args: argparse.Namespace, url: str, pairs: list[Pair]) -> dict[str, Any]:
+CPUMeter = Callable[[], dict[str, float]]
+
+
+def cpu_meter(
+    server: shape.Process, worker: shape.Process, postgres: shape.PrivatePostgres
+) -> CPUMeter:
+    """CPU seconds spent so far by the web tier, the worker and PostgreSQL."""
+    return lambda: {
+        "web": shape.cpu_seconds(shape.process_group(server.pid)),
+        "worker": shape.cpu_seconds(shape.process_group(worker.pid)),
+        "database": shape.cpu_seconds(postgres.pids()),
+    }
+
+
+async def metered(result: Round, meter: CPUMeter, work: Any) -> tuple[float, str]:
+    """Await ``work``, keeping in ``result`` the CPU seconds each part spent meanwhile; returns the
+    seconds it took and the machine's load at its start and end."""
+    before, started, load = meter(), time.monotonic(), shape.load_average()
+    await work
+    seconds, after = time.monotonic() - started, meter()
+    result.cpu_seconds = {part: after[part] - before[part] for part in before}
+    return seconds, f"{load} → {shape.load_average()}"
+
+
+async def run(
+    args: argparse.Namespace, url: str, pairs: list[Pair], meter: CPUMeter
+) -> dict[str, Any]:
     import aiohttp
 
     async with aiohttp.ClientSession(
@@ -105,7 +135,8 @@ async def run(args: argparse.Namespace, url: str, pairs: list[Pair]) -> dict[str
         await asyncio.gather(*(new_match(session, pair) for pair in pairs))
         baseline = Round("baseline")
         until = time.monotonic() + args.seconds
-        await asyncio.gather(*(move_client(session, p, baseline, until) for p in pairs))
+        moves = (move_client(session, p, baseline, until, args.pause) for p in pairs)
+        phases = [await metered(baseline, meter, asyncio.gather(*moves))]
 
         during = Round("during the correction")
         stop = asyncio.Event()
@@ -121,16 +152,27 @@ async def run(args: argparse.Namespace, url: str, pairs: list[Pair]) -> dict[str
 
         async def moves_until_done(pair: Pair) -> None:
             while not stop.is_set():
-                await move_client(session, pair, during, time.monotonic() + 1)
+                await move_client(session, pair, during, time.monotonic() + 1, args.pause)
 
         watched = asyncio.create_task(watch())
-        await asyncio.gather(*(moves_until_done(p) for p in pairs))
-        return {"correction_seconds": await watched, "rounds": [baseline, during]}
+        moving = asyncio.gather(*(moves_until_done(p) for p in pairs))
+        phases.append(await metered(during, meter, moving))
+        return {
+            "correction_seconds": await watched,
+            "rounds": [baseline, during],
+            "phases": phases,
+        }
 
 
 def main() -> None:
     parser = shape.arguments(__doc__, clients=16, seconds=15.0, workers=shape.DEFAULT_WEB_PROCESSES)
     parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=0.0,
+        help="seconds a client thinks after each move (0: as fast as answers come)",
+    )
     args = parser.parse_args()
 
     with shape.PrivateServices("switch-ratings-", **shape.UNTHROTTLED) as services:
@@ -140,7 +182,9 @@ def main() -> None:
         server, url = shape.web(services.env, services.logs, args.workers)
         worker = shape.worker(services.env, services.logs, "ratings", concurrency=1)
         try:
-            outcome = asyncio.run(run(args, url, pairs))
+            outcome = asyncio.run(
+                run(args, url, pairs, cpu_meter(server, worker, services.postgres))
+            )
         finally:
             worker.stop()
             server.stop()
@@ -152,11 +196,13 @@ def report(args: argparse.Namespace, outcome: dict[str, Any]) -> None:
         f"correction of the first of {args.games} results replayed by the worker in "
         f"{outcome['correction_seconds']:.1f} s; load {shape.load_average()}"
     )
-    for result in outcome["rounds"]:
+    for result, (seconds, load) in zip(outcome["rounds"], outcome["phases"], strict=True):
         times = [1000 * s for s in result.move_seconds]
+        cores = ", ".join(f"{part} {cpu / seconds:.2f}" for part, cpu in result.cpu_seconds.items())
         print(
             f"{result.kind}: {result.moves} moves, {result.errors} errors, "
-            f"p50 {shape.percentile(times, 0.50):.1f} ms, p99 {shape.percentile(times, 0.99):.1f} ms"
+            f"p50 {shape.percentile(times, 0.50):.1f} ms, p99 {shape.percentile(times, 0.99):.1f} ms; "
+            f"cores busy: {cores}; load {load}"
         )
 
 
