@@ -74,6 +74,11 @@ def test_the_public_page_on_a_phone_shows_tables_and_standings_and_no_card(page:
     assert not CARD_CODE.search(page.inner_text("body"))
     screenshot(page, "public-page-phone", full_page=True)
 
+    page.goto("/tournaments/")  # the list of evenings, each with the day it started
+    expect(page.locator("tbody tr")).to_contain_text(tournament.name)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(page, "public-index-phone", full_page=True)
+
 
 def test_the_result_form_refuses_two_winners_then_saves_a_valid_result(staff_page: Page):
     tournament = club_night()
