@@ -63,14 +63,14 @@ class Drill:
     # Who the players play against: search bots, so that a worker is always busy thinking.
     bot_strategy = "montecarlo"
     web_processes = 2
+    pooler = False  # through PgBouncer (benchmarks.shape.PrivateServices)
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.services = shape.PrivateServices(
             "switch-drill-",
-            SWEEP_INTERVAL_SECONDS="2",
-            SWEEP_STALL_SECONDS="5",
-            **shape.UNTHROTTLED,
+            {"SWEEP_INTERVAL_SECONDS": "2", "SWEEP_STALL_SECONDS": "5", **shape.UNTHROTTLED},
+            pooler=self.pooler,
         )
         self.logs, self.env = self.services.logs, self.services.env
         self.postgres, self.redis = self.services.postgres, self.services.redis

@@ -204,7 +204,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    with shape.PrivateServices("switch-move-load-", **shape.UNTHROTTLED) as services:
+    with shape.PrivateServices("switch-move-load-", shape.UNTHROTTLED) as services:
         pairs = [Pair(tokens) for tokens in make_players(services.env, args.clients)]
         shipped, url = shape.web(services.env, services.logs, args.workers)
         servers = [Server("one statement", shipped, url)]

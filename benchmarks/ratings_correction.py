@@ -175,7 +175,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    with shape.PrivateServices("switch-ratings-", **shape.UNTHROTTLED) as services:
+    with shape.PrivateServices("switch-ratings-", shape.UNTHROTTLED) as services:
         pairs = [Pair(tokens) for tokens in make_players(services.env, args.clients)]
         stored_in = store_history(args.games, args.clients)
         print(f"{args.games} rated results stored and rated in {stored_in:.1f} s (in-process)")

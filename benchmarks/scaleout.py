@@ -1,21 +1,26 @@
-"""The scale-out drill: two web hosts behind HAProxy, two workers, one PostgreSQL, one Redis — one
-host and one worker killed in the middle of play, and nothing missed.
+"""The scale-out drill: two web hosts behind HAProxy, two workers, PgBouncer, one PostgreSQL, one
+Redis — one host and one worker killed in the middle of play, and nothing missed.
 
-    python -m benchmarks.scaleout [--matches 10] [--streams 200] [--polls 50]
+    python -m benchmarks.scaleout [--matches 10] [--streams 200] [--polls 50] [--workers N]
 
-It starts on ports of its own (:mod:`benchmarks.shape`) a private PostgreSQL and redis-server, two
-``make serve`` process groups (the two "hosts", one uvicorn process each), two Celery workers,
-``celery beat``, and HAProxy with ``deploy/haproxy.cfg`` (its bind and server lines replaced by the
-drill's ports, plain HTTP). Through HAProxy only: ``--matches`` players play against three
-heuristic bots (as the drill's careful clients do), ``--streams`` feed streams of those players
-stay open (reconnecting with ``Last-Event-ID``), and ``--polls`` long polls follow the same feeds.
-After 20 s of play it kills (``kill -9`` of the process group) the first host and the first
-worker, lets play go on for 60 s, stops the players and gives the clients 15 s to catch up.
+It starts on ports of its own (:mod:`benchmarks.shape`) a private PostgreSQL, PgBouncer in front
+of it (``deploy/pgbouncer.ini``, transaction pooling: the service's ``DATABASE_TRANSACTION_POOLING``
+and ``DATABASE_LISTEN_URL``) and a redis-server, two ``make serve`` process groups (the two
+"hosts", ``--workers`` uvicorn processes each: make serve's own ``WEB_CONCURRENCY`` by default),
+two Celery workers, ``celery beat``, and HAProxy with ``deploy/haproxy.cfg`` (its bind and server
+lines replaced by the drill's ports, plain HTTP). Through HAProxy only: ``--matches`` players play
+against three heuristic bots (as the drill's careful clients do), ``--streams`` feed streams of
+those players stay open (reconnecting with ``Last-Event-ID``), and ``--polls`` long polls follow
+the same feeds. After 20 s of play it kills (``kill -9`` of the process group) the first host and
+the first worker, lets play go on for 60 s, stops the players and gives the clients 15 s to catch
+up.
 
 It prints: the answers the players got (500s counted apart), the matches stuck (not moved on by
 four versions within 90 s of the kills), each stream's and poll's gaps (a ``seq`` skipped) and
 what it missed at the end (events of its feed after the last one it received), reconnections,
-and the PostgreSQL connections open at the peak.
+and the database connections at their peak (sampled every 5 s): PgBouncer's server connections,
+PostgreSQL's clients, and each host's, worker's and beat's connections to PgBouncer and straight
+to PostgreSQL.
 """
 
 from __future__ import annotations
@@ -51,19 +56,14 @@ def haproxy_config(port: int, hosts: list[int]) -> str:
 
 class ScaleOut(Drill):
     bot_strategy = "heuristic"
-    web_processes = 1  # per host: two hosts on two shared cores
+    pooler = True
 
     def __init__(self, args: argparse.Namespace) -> None:
-        super().__init__(args)  # one PostgreSQL, one Redis, a host, a worker, beat
+        self.web_processes = args.workers
+        super().__init__(args)  # PostgreSQL behind PgBouncer, one Redis, a host, a worker, beat
         self.worker2 = shape.worker(self.env, self.logs, "worker2")
-        port = shape.free_port()
-        self.web2 = shape.Process(
-            "web2",
-            ["make", "--no-print-directory", "serve"],
-            {**self.env, "WEB_CONCURRENCY": "1", "PORT": str(port)},
-            self.logs,
-        )
-        self.hosts = [int(self.base_url.rsplit(":", 1)[1]), port]
+        self.web2, second_url = shape.web(self.env, self.logs, args.workers, name="web2")
+        self.hosts = [int(url.rsplit(":", 1)[1]) for url in (self.base_url, second_url)]
         balancer_port = shape.free_port()
         config = self.logs / "haproxy.cfg"
         config.write_text(haproxy_config(balancer_port, self.hosts))
@@ -74,7 +74,8 @@ class ScaleOut(Drill):
         )
         self.base_url = f"http://127.0.0.1:{balancer_port}"
         self.followers: list[shape.Follower] = []
-        self.peak_connections = 0
+        self.peaks: dict[str, int] = {}
+        self.loads: list[float] = []
 
     def stop(self) -> None:
         self.haproxy.terminate()
@@ -109,11 +110,38 @@ class ScaleOut(Drill):
                 self.tally.add(answer.status)
             await asyncio.sleep(1)
 
+    def connections(self) -> dict[str, int]:
+        """The database connections open now: PgBouncer's to PostgreSQL, PostgreSQL's clients
+        (PgBouncer's and the LISTEN connections), and each process group's to each."""
+        assert self.services.pgbouncer is not None
+        pgbouncer = self.services.pgbouncer
+        groups = {
+            name: shape.process_group(process.pid)
+            for name, process in [
+                ("host 1", self.web),
+                ("host 2", self.web2),
+                ("worker 1", self.worker),
+                ("worker 2", self.worker2),
+                ("beat", self.beat),
+            ]
+        }
+        now = {
+            "PgBouncer server connections": pgbouncer.server_connections(),
+            "PostgreSQL client connections": self.postgres.client_connections(),
+        }
+        to_pgbouncer = shape.connections_to(pgbouncer.port, groups)
+        to_postgres = shape.connections_to(self.postgres.port, groups)
+        for name in groups:
+            now[f"{name} to PgBouncer"] = to_pgbouncer[name]
+            now[f"{name} to PostgreSQL"] = to_postgres[name]
+        return now
+
     async def watch_connections(self) -> None:
+        """Every 5 s: the connections' peaks so far, and the machine's load."""
         while True:
-            self.peak_connections = max(
-                self.peak_connections, await asyncio.to_thread(self.postgres.client_connections)
-            )
+            for name, count in (await asyncio.to_thread(self.connections)).items():
+                self.peaks[name] = max(self.peaks.get(name, 0), count)
+            self.loads.append(os.getloadavg()[0])
             await asyncio.sleep(5)
 
     async def run(self) -> None:
@@ -177,12 +205,14 @@ class ScaleOut(Drill):
             f"{sum(f.gaps() for f in polls)}, missed at the end {sum(missed[len(streams) :])}"
         )
         print(f"client-side failures (then reconnected): {failures}")
-        print(f"PostgreSQL client connections at the peak: {self.peak_connections}")
-        print(f"load {os.getloadavg()}")
+        print(f"connections at the peak ({self.web_processes} web processes a host):")
+        for name, count in self.peaks.items():
+            print(f"  {name:32} {count:5}")
+        print(f"load average (1 min) during the run {min(self.loads):.1f}–{max(self.loads):.1f}")
 
 
 def main() -> None:
-    parser = shape.arguments(__doc__, matches=10, streams=200)
+    parser = shape.arguments(__doc__, matches=10, streams=200, workers=shape.DEFAULT_WEB_PROCESSES)
     parser.add_argument("--polls", type=int, default=50, help="long polls of the same feeds")
     args = parser.parse_args()
     drill = ScaleOut(args)

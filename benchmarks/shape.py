@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import configparser
 import contextlib
 import os
 import shutil
@@ -135,8 +136,11 @@ class PrivatePostgres:
         self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def client_connections(self) -> int:
-        """The connections open to it from clients (not its own helpers)."""
-        query = "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+        """The connections open to it from clients (not its own helpers, nor the one asking)."""
+        query = (
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
+        )
         command = [
             str(self.bin / "psql"),
             "-h",
@@ -157,10 +161,97 @@ class PrivatePostgres:
         return [postmaster, *children(postmaster)]
 
     def _run(self, program: str, *args: str) -> None:
-        command = [str(self.bin / program), *args]
+        subprocess.run(
+            as_postgres_user([str(self.bin / program), *args]),
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+
+def as_postgres_user(command: list[str]) -> list[str]:
+    """PostgreSQL's programs and PgBouncer refuse to run as root: as root, run them as postgres."""
+    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
+
+
+# What PostgreSQL sees from PgBouncer: its server connections, in each state (SHOW POOLS).
+PGBOUNCER_SERVER_STATES = ("sv_active", "sv_idle", "sv_used", "sv_tested", "sv_login")
+
+
+class PrivatePgBouncer:
+    """``deploy/pgbouncer.ini`` (transaction pooling) in front of a PostgreSQL database, on a free
+    port, trusting its clients, its files in a directory of its own that the postgres user owns.
+    ``settings`` replace the shipped file's (a smaller pool, say)."""
+
+    program = "/usr/sbin/pgbouncer"
+
+    def __init__(self, host: str, port: int, database: str, user: str, **settings: str) -> None:
+        self.directory = Path(tempfile.mkdtemp(prefix="switch-pgbouncer-"))
+        self.database, self.user, self.port = database, user, free_port()
+        config = configparser.ConfigParser(interpolation=None, delimiters=("=",))
+        config.read(PROJECT_ROOT / "deploy" / "pgbouncer.ini")
+        shipped = config["databases"]["switch"]
+        config.remove_option("databases", "switch")
+        config["databases"][database] = (
+            shipped.replace("host=db.internal", f"host={host}")
+            .replace("port=5432", f"port={port}")
+            .replace("dbname=switch", f"dbname={database}")
+        )
+        users = self.directory / "userlist.txt"
+        users.write_text(f'"{user}" ""\n')
+        config["pgbouncer"].update(
+            listen_port=str(self.port),
+            auth_type="trust",
+            auth_file=str(users),
+            admin_users=user,
+            logfile=str(self.directory / "pgbouncer.log"),
+            pidfile=str(self.directory / "pgbouncer.pid"),
+            unix_socket_dir="",
+            **settings,
+        )
+        ini = self.directory / "pgbouncer.ini"
+        with ini.open("w") as out:
+            config.write(out)
         if os.geteuid() == 0:
-            command = ["runuser", "-u", "postgres", "--", *command]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for path in (self.directory, ini, users):
+                shutil.chown(path, "postgres")
+        self.process = subprocess.Popen(  # it logs to its logfile
+            as_postgres_user([self.program, str(ini)]),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for_port(self.port, 20, "pgbouncer")
+
+    @property
+    def url(self) -> str:
+        return f"postgres://{self.user}@127.0.0.1:{self.port}/{self.database}"
+
+    def psql(self, database: str, query: str) -> list[dict[str, str]]:
+        """A query through it (``database`` "pgbouncer": its admin console), one dict a row."""
+        command = ["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", self.user, "-d", database]
+        out = subprocess.run(
+            [*command, "-AF", "|", "-P", "footer=off", "-c", query],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        header, *rows = out.stdout.splitlines()
+        return [dict(zip(header.split("|"), row.split("|"), strict=True)) for row in rows]
+
+    def server_connections(self) -> int:
+        """What PostgreSQL sees from it: its server connections, busy, idle or being opened."""
+        pools = self.psql("pgbouncer", "SHOW POOLS")
+        return sum(
+            int(pool[state])
+            for pool in pools
+            if pool["database"] != "pgbouncer"
+            for state in PGBOUNCER_SERVER_STATES
+        )
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+        shutil.rmtree(self.directory, ignore_errors=True)
 
 
 class PrivateRedis:
@@ -248,12 +339,17 @@ UNTHROTTLED = {
 class PrivateServices:
     """What every script of the production shape starts from: a private PostgreSQL and
     redis-server, the service's environment pointed at them (with ``settings`` added: a script's
-    throttles, its sweep), and the database migrated. Its logs go to a temporary directory."""
+    throttles, its sweep), and the database migrated. Its logs go to a temporary directory.
 
-    def __init__(self, prefix: str, **settings: str) -> None:
+    With ``pooler`` the service reaches PostgreSQL through a private PgBouncer in transaction mode,
+    as docs/operations.md sets it up ("A pooler"): only ``LISTEN`` (and the migration) go straight.
+    """
+
+    def __init__(self, prefix: str, settings: Mapping[str, str], pooler: bool = False) -> None:
         self.logs = Path(tempfile.mkdtemp(prefix=prefix))
         self.postgres = PrivatePostgres()
         self.redis = PrivateRedis(self.logs)
+        self.pgbouncer: PrivatePgBouncer | None = None
         self.env = service_env(
             self.postgres.url,
             self.redis.url,
@@ -261,11 +357,22 @@ class PrivateServices:
         )
         try:
             migrate(self.env)
+            if pooler:
+                self.pgbouncer = PrivatePgBouncer(
+                    "127.0.0.1", self.postgres.port, "switch", "postgres"
+                )
+                self.env.update(
+                    DATABASE_URL=self.pgbouncer.url,
+                    DATABASE_TRANSACTION_POOLING="true",
+                    DATABASE_LISTEN_URL=self.postgres.url,
+                )
         except BaseException:
             self.stop()
             raise
 
     def stop(self) -> None:
+        if self.pgbouncer is not None:
+            self.pgbouncer.stop()
         self.redis.stop()
         self.postgres.stop()
 
@@ -281,15 +388,19 @@ DEFAULT_WEB_PROCESSES = 2 * (os.cpu_count() or 1)
 
 
 def web(
-    env: Mapping[str, str], logs: Path, workers: int, app: str = "switchsite.asgi:application"
+    env: Mapping[str, str],
+    logs: Path,
+    workers: int,
+    app: str = "switchsite.asgi:application",
+    name: str = "web",
 ) -> tuple[Process, str]:
     """``make serve`` with ``workers`` uvicorn processes on a free port, serving ``app`` (the
-    service's own by default); returns it and its URL."""
+    service's own by default); returns it and its URL. ``name`` names it and its log."""
     port = free_port()
     server = Process(
-        "web"
+        name
         if app == "switchsite.asgi:application"
-        else "web-" + app.split(":")[0].split(".")[-1],
+        else f"{name}-{app.split(':')[0].split('.')[-1]}",
         ["make", "--no-print-directory", "serve"],
         {**env, "WEB_CONCURRENCY": str(workers), "PORT": str(port), "ASGI_APP": app},
         logs,
@@ -351,6 +462,32 @@ def _processes_where(stat_field: int, value: int) -> list[int]:
             if int(stat.rsplit(")", 1)[1].split()[stat_field]) == value:
                 pids.append(int(entry.name))
     return pids
+
+
+def connections_to(port: int, groups: Mapping[str, list[int]]) -> dict[str, int]:
+    """The established TCP connections each group of processes holds to ``port`` on this
+    machine (a socket's inode in ``/proc/net/tcp``, and among the processes' descriptors)."""
+    connected = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            established = fields[3] == "01"
+            if established and int(fields[2].rsplit(":", 1)[1], 16) == port:
+                connected.add(fields[9])
+    return {name: len(sockets_of(pids) & connected) for name, pids in groups.items()}
+
+
+def sockets_of(pids: list[int]) -> set[str]:
+    """The inodes of the sockets these processes hold."""
+    inodes = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for descriptor in Path(f"/proc/{pid}/fd").iterdir():
+                with contextlib.suppress(OSError):
+                    target = os.readlink(descriptor)
+                    if target.startswith("socket:["):
+                        inodes.add(target[8:-1])
+    return inodes
 
 
 def rss_mib(pids: list[int]) -> float:

@@ -6,11 +6,6 @@ connections than the pool allows; every server connection has the service's lock
 
 from __future__ import annotations
 
-import configparser
-import os
-import shutil
-import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -28,94 +23,30 @@ pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="a PostgreSQL pooler"),
 ]
 
-PGBOUNCER = "/usr/sbin/pgbouncer"
 POOL_SIZE = 4
 
 
-def as_postgres_user(command: list[str]) -> list[str]:
-    """PgBouncer refuses to run as root."""
-    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
-
-
 @pytest.fixture
-def pgbouncer() -> Iterator[int]:
-    """deploy/pgbouncer.ini with the test database, ports and files of this test's own (in a
-    directory the postgres user can read: pytest's own are root's alone)."""
-    if not Path(PGBOUNCER).exists():
+def pgbouncer() -> Iterator[shape.PrivatePgBouncer]:
+    """deploy/pgbouncer.ini in front of the test database, its pool cut to POOL_SIZE."""
+    if not Path(shape.PrivatePgBouncer.program).exists():
         needs("pgbouncer")
-    directory = Path(tempfile.mkdtemp(prefix="switch-pgbouncer-"))
-    try:
-        yield from _pgbouncer(directory)
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
-
-
-def _pgbouncer(tmp_path: Path) -> Iterator[int]:
     db = connection.settings_dict
-    config = configparser.ConfigParser(interpolation=None, delimiters=("=",))
-    config.read(shape.PROJECT_ROOT / "deploy" / "pgbouncer.ini")
-    shipped = config["databases"]["switch"]
-    config.remove_option("databases", "switch")
-    config["databases"][db["NAME"]] = (
-        shipped.replace("host=db.internal", f"host={db['HOST']}")
-        .replace("port=5432", f"port={db['PORT'] or 5432}")
-        .replace("dbname=switch", f"dbname={db['NAME']}")
-    )
-    port = shape.free_port()
-    users = tmp_path / "userlist.txt"
-    users.write_text(f'"{db["USER"]}" ""\n')
-    config["pgbouncer"].update(
-        listen_port=str(port),
-        auth_type="trust",
-        auth_file=str(users),
+    pooler = shape.PrivatePgBouncer(
+        db["HOST"] or "127.0.0.1",
+        int(db["PORT"] or 5432),
+        db["NAME"],
+        db["USER"],
         default_pool_size=str(POOL_SIZE),
-        admin_users=str(db["USER"]),
-        logfile=str(tmp_path / "pgbouncer.log"),
-        pidfile=str(tmp_path / "pgbouncer.pid"),
-        unix_socket_dir="",
     )
-    ini = tmp_path / "pgbouncer.ini"
-    with ini.open("w") as out:
-        config.write(out)
-    if os.geteuid() == 0:
-        shutil.chown(tmp_path, "postgres")
-        for path in (ini, users):
-            shutil.chown(path, "postgres")
-    process = subprocess.Popen(as_postgres_user([PGBOUNCER, str(ini)]))
-    try:
-        shape.wait_for_port(port, 20, "pgbouncer")
-        yield port
-    finally:
-        process.terminate()
-        process.wait(10)
-
-
-def psql(port: int, database: str, query: str) -> list[list[str]]:
-    db = connection.settings_dict
-    out = subprocess.run(
-        [
-            *("psql", "-h", "127.0.0.1", "-p", str(port), "-U", str(db["USER"]), "-d", database),
-            *("-AtF", "|", "-c", query),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return [line.split("|") for line in out.stdout.splitlines()]
-
-
-def server_connections(port: int) -> int:
-    """What PostgreSQL sees from the pooler: its server connections, busy or idle."""
-    pools = psql(port, "pgbouncer", "SHOW POOLS")
-    return sum(int(row[4]) + int(row[5]) for row in pools if row[0] != "pgbouncer")
+    yield pooler
+    pooler.stop()
 
 
 @pytest.fixture
-def server(pgbouncer: int, tmp_path: Path) -> Iterator[str]:
-    db = connection.settings_dict
-    pooled = f"postgres://{db['USER']}@127.0.0.1:{pgbouncer}/{db['NAME']}"
+def server(pgbouncer: shape.PrivatePgBouncer, tmp_path: Path) -> Iterator[str]:
     env = shape.service_env(
-        pooled,
+        pgbouncer.url,
         "",
         DATABASE_TRANSACTION_POOLING="true",
         DATABASE_LISTEN_URL=database_url(),
@@ -152,7 +83,7 @@ def long_poll(client: httpx.Client, path: str) -> tuple[httpx.Response, float]:
     return answer, time.monotonic() - started
 
 
-def test_play_through_a_transaction_pooler(server: str, pgbouncer: int):
+def test_play_through_a_transaction_pooler(server: str, pgbouncer: shape.PrivatePgBouncer):
     alice, bob = player(server, "alice"), player(server, "bob")
     match_id = alice.post("/api/v1/matches/", json={"ruleset": "switch", "seats": 2}).json()["id"]
     assert bob.post(f"/api/v1/matches/{match_id}/join/").status_code == 200
@@ -181,5 +112,6 @@ def test_play_through_a_transaction_pooler(server: str, pgbouncer: int):
     assert statuses
     assert set(statuses) == {201}
     assert max(woken_after) < 10  # woken by the commit's NOTIFY, not by the 20 s wait running out
-    assert server_connections(pgbouncer) <= POOL_SIZE
-    assert psql(pgbouncer, connection.settings_dict["NAME"], "SHOW lock_timeout") == [["5s"]]
+    assert pgbouncer.server_connections() <= POOL_SIZE
+    lock_timeout = pgbouncer.psql(connection.settings_dict["NAME"], "SHOW lock_timeout")
+    assert lock_timeout == [{"lock_timeout": "5s"}]
