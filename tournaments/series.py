@@ -6,14 +6,14 @@ tournament, whatever the field sizes."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
+from django.db.models import Min
 from django.urls import reverse
 
 from tournaments import errors, selectors
 from tournaments.core.series import NightResult, SeriesRow, series_standings
-from tournaments.models import Entry, Round, Series
+from tournaments.models import Entry, Series
 
 
 def series_get(*, series_id: int, staff: bool = True) -> Series:
@@ -40,13 +40,16 @@ def series_detail(*, series: Series, absolute: Callable[[str], str] = str) -> di
     }
 
 
-def tournament_starts(*, series: Series) -> dict[int, datetime]:
-    """When each started tournament of the series seated its first round, by tournament id."""
-    firsts = Round.objects.filter(tournament__series=series, number=1, status__in=Round.PLAYED)
+def series_nights(*, series: Series) -> dict[int, dict[str, Any]]:
+    """What the series' page adds to each tournament, by id: when it seated its first round
+    (``started_at``, ``None`` before) and its public page's path (``None`` for a private one)."""
+    nights = series.tournaments.annotate(started_at=Min("rounds__published_at"))
     return {
-        tournament: started
-        for tournament, started in firsts.values_list("tournament_id", "published_at")
-        if started is not None
+        pk: {
+            "started_at": started_at,
+            "url": reverse("tournament-public", args=[pk]) if public else None,
+        }
+        for pk, public, started_at in nights.values_list("pk", "public", "started_at")
     }
 
 

@@ -54,9 +54,9 @@ def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
     revision = live.series_revision(shown.pk)  # first: never newer than what the page shows
     detail = series.series_detail(series=shown)
     rows = series.series_standings_rows(series=shown)
-    started = series.tournament_starts(series=shown)
+    nights = series.series_nights(series=shown)
     for night in detail["tournaments"]:
-        night["started_at"] = started.get(night["id"])
+        night.update(nights[night["id"]])
     for row in rows:  # the place in each tournament, in the columns' order
         row["places"] = [row["ranks"].get(str(t["id"])) for t in detail["tournaments"]]
     return render(

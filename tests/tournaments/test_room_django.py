@@ -247,6 +247,7 @@ def test_every_page_shows_times_in_the_clubs_time_zone_and_the_api_keeps_utc(
         assert ends in pages[name], name
     assert f'title="{zone}"' in pages["public"]
     assert "Wed 25 Nov 2026" in pages["index"]
+    assert f'<a href="/tournaments/{tournament_id}/">' in pages["series"]  # a public night
     assert f'title="{zone}"' in pages["standings"]  # when it was printed
     assert api["published_at"] == "2026-11-25T19:32:00+00:00"
     assert api["clock"]["ends_at"] == "2026-11-25T20:12:00+00:00"

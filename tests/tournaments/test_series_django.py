@@ -69,6 +69,7 @@ def test_a_series_adds_up_the_nights_per_person_whatever_the_case_of_a_guests_na
     page = Client().get(f"/tournaments/series/{body['id']}/")
     assert page.status_code == 200
     assert "Autumn" in page.content.decode()
+    assert f'href="/tournaments/{first}/"' not in page.content.decode()  # private nights
     assert alice.get(f"/api/v1/series/{body['id']}/standings/").status_code == 200
 
 
