@@ -30,7 +30,7 @@ def test_swagger_ui_lists_the_operations_with_no_network(page: Page, live_server
     requested = offline(page, live_server)
 
     page.goto("/api/v1/docs/")
-    page.wait_for_selector(".opblock-summary-path", timeout=20_000)
+    page.wait_for_selector(".opblock-summary-path", timeout=60_000)
 
     paths = page.locator(".opblock-summary-path").all_inner_texts()
     assert "/api/v1/matches/{match_id}/moves/" in paths
@@ -43,7 +43,7 @@ def test_redoc_renders_the_schema_with_no_network(page: Page, live_server):
     requested = offline(page, live_server)
 
     page.goto("/api/v1/redoc/")
-    page.locator("h2", has_text="Apply one action").wait_for(timeout=20_000)
+    page.locator("h2", has_text="Apply one action").wait_for(timeout=60_000)
 
     assert all(url.startswith(live_server.url) for url in requested), requested
     screenshot(page, "api-redoc")
