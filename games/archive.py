@@ -2,7 +2,11 @@
 player's all, in chunks of a few matches so that an export of thousands holds only a chunk at once.
 
 Once a match is over its whole log may be revealed (``games.selectors``), so a record — every seed,
-every action — is open to any signed-in client.
+every action — is open to any signed-in client. A record's ``deals`` are worked out by replaying
+the match's log once, when it ends (:func:`games.services.records.record_deals_keep`), and read
+from there (:class:`~games.models.RecordDeals`): a record is then its rows put together, without
+reading its log. A match whose deals were not kept (ended before they were, or its task lost) is
+replayed each time, giving the same record.
 """
 
 from __future__ import annotations
@@ -10,15 +14,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 from django.contrib.auth.models import User
 from django.db.models import Prefetch
 
 from games import errors
-from games.gamerecord import Record, record_from_log
+from games.gamerecord import Record, deals_from_log, game_record, record_from_log
 from games.models import Match, MatchEvent, Seat
 from games.selectors import REVEALED_STATUSES
 
-# How many matches an export reads at once: three queries per chunk (matches, seats, events).
+# How many matches an export reads at once: three queries per chunk (matches, seats, events of
+# the matches whose record deals were not kept).
 EXPORT_CHUNK = 50
 # What a record is made from, of each logged event.
 LOGGED = ("seq", "type", "seat", "data", "private")
@@ -34,6 +40,20 @@ def match_record(*, match_id: int) -> Record:
             f"The match is {match.status}: its record is kept once it has finished or been abandoned."
         )
     return _record(match)
+
+
+def deals_to_keep(*, match_id: int) -> list[dict[str, Any]] | None:
+    """The ``deals`` of the record of a match that is over and has none kept, replayed from its
+    log (what :class:`~games.models.RecordDeals` keeps); None if it is not over, or they are kept."""
+    pending = Match.objects.filter(
+        pk=match_id, status__in=REVEALED_STATUSES, record_deals__isnull=True
+    )
+    match = _with_seats_and_events(pending).first()
+    if match is None:
+        return None
+    return deals_from_log(
+        match=_settings(match), events=_log(match), seed_in_play=match.deal_seed or None
+    )
 
 
 def player_id_named(*, username: str) -> int:
@@ -68,49 +88,76 @@ def _seated(user_id: int) -> Any:
 
 
 def _with_seats_and_events(matches: Any) -> Any:
-    events = MatchEvent.objects.order_by("seq").only(
-        "match_id", "seq", "type", "seat", "data", "private"
+    """The matches with what their records are made of: seats and players, and the kept record
+    deals — or, for a match without them, its log (its event rows, or its archived log)."""
+    events = (
+        MatchEvent.objects.filter(match__record_deals__isnull=True)
+        .order_by("seq")
+        .only("match_id", "seq", "type", "seat", "data", "private")
     )
-    return matches.select_related("archived_log").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index")),
-        Prefetch("events", queryset=events),
+    return (
+        matches.select_related("archived_log", "record_deals")
+        .defer("state", "archived_log__events")  # read only when the log is replayed
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index")),
+            Prefetch("events", queryset=events),
+        )
     )
+
+
+def _log(match: Match) -> list[dict[str, Any]]:
+    """The match's log as a record is made from it: its event rows, or EVENT_RETENTION_DAYS after
+    it ended, when they are gone, its archived log."""
+    archived = getattr(match, "archived_log", None)
+    if archived is not None:
+        return [{key: e[key] for key in LOGGED} for e in archived.events]
+    return [{key: getattr(e, key) for key in LOGGED} for e in match.events.all()]
 
 
 def _record(match: Match) -> Record:
-    seats = match.seats.all()
-    # EVENT_RETENTION_DAYS after a match ended its event rows are gone, its log kept in one row.
-    archived = getattr(match, "archived_log", None)
-    if archived is not None:
-        events = [{key: e[key] for key in LOGGED} for e in archived.events]
-    else:
-        events = [{key: getattr(e, key) for key in LOGGED} for e in match.events.all()]
+    kept = getattr(match, "record_deals", None)
+    if kept is not None:
+        return game_record(
+            match=_settings(match),
+            players=_players(match),
+            deals=orjson.loads(kept.deals),
+            result=match.result,
+        )
     return record_from_log(
-        match={
-            "id": match.pk,
-            "ruleset": match.ruleset,
-            "game": match.game,
-            "seat_count": match.seat_count,
-            "options": match.options,
-            "deals": match.deals,
-            "target": match.target,
-            "layout": match.layout,
-            "turn_seconds": match.turn_seconds,
-            "status": match.status,
-            "practice": bool(match.practice_seed),
-            "created_at": match.created_at.isoformat(),
-            "finished_at": match.finished_at.isoformat() if match.finished_at else None,
-        },
-        players=[
-            {
-                "seat": seat.index,
-                "player": seat.player.get_username() if seat.player else None,
-                "bot": seat.bot_strategy or None,
-                "resigned": seat.resigned,
-            }
-            for seat in seats
-        ],
-        events=events,
+        match=_settings(match),
+        players=_players(match),
+        events=_log(match),
         result=match.result,
         seed_in_play=match.deal_seed or None,  # an abandoned match's deal that did not end
     )
+
+
+def _settings(match: Match) -> dict[str, Any]:
+    """The record's ``match``: the settings the game was created with, and how it ended."""
+    return {
+        "id": match.pk,
+        "ruleset": match.ruleset,
+        "game": match.game,
+        "seat_count": match.seat_count,
+        "options": match.options,
+        "deals": match.deals,
+        "target": match.target,
+        "layout": match.layout,
+        "turn_seconds": match.turn_seconds,
+        "status": match.status,
+        "practice": bool(match.practice_seed),
+        "created_at": match.created_at.isoformat(),
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+    }
+
+
+def _players(match: Match) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": seat.index,
+            "player": seat.player.get_username() if seat.player else None,
+            "bot": seat.bot_strategy or None,
+            "resigned": seat.resigned,
+        }
+        for seat in match.seats.all()
+    ]

@@ -8,7 +8,8 @@ on trust: :func:`positions` deals every deal from its seed, after checking the s
 commitment published before the deal was played, and applies every action, checking that the seat
 named is the seat to move and that the action is legal. The result the record claims must be the
 one the game reaches. :func:`record_from_log` builds a record from what the service stores (the
-match's settings and event log, which :func:`games.replay.replay` checks on the way).
+match's settings and event log, which :func:`games.replay.replay` checks on the way);
+:func:`game_record` from its parts, when the ``deals`` were worked out by it once before.
 
 A record, as JSON::
 
@@ -97,6 +98,36 @@ def record_from_log(
     """The record of a match from its settings (``match``, the record's ``match`` object), its
     ``players`` and its event log. ``seed_in_play`` is the seed of a deal the log does not end
     (an abandoned match's). Raises ReplayError if the log is not the game its settings give."""
+    deals = deals_from_log(match=match, events=events, seed_in_play=seed_in_play)
+    return game_record(match=match, players=players, deals=deals, result=result)
+
+
+def game_record(
+    *,
+    match: Mapping[str, Any],
+    players: Sequence[Mapping[str, Any]],
+    deals: Sequence[Mapping[str, Any]],
+    result: Mapping[str, Any] | None,
+) -> Record:
+    """A record from its parts: ``deals`` as :func:`deals_from_log` gives them."""
+    return {
+        "format": FORMAT,
+        "match": dict(match),
+        "players": [dict(p) for p in players],
+        "deals": [dict(d) for d in deals],
+        "result": result,
+    }
+
+
+def deals_from_log(
+    *,
+    match: Mapping[str, Any],
+    events: Sequence[Mapping[str, Any]],
+    seed_in_play: str | None = None,
+) -> list[dict[str, Any]]:
+    """The record's ``deals`` — each deal's seed, commitment and actions — from the match's log,
+    replayed (:func:`games.replay.replay`: the log does not name the actions, so the replay finds
+    each as the legal action that gives the events logged)."""
     settings = _settings(match)
     replayed = replay(settings, events, seed_in_play=seed_in_play)
     seeds = [
@@ -121,13 +152,7 @@ def record_from_log(
             deals[-1]["actions"] += [
                 {"seat": step.seat, "action": _plain(action), **extra} for action in step.actions
             ]
-    return {
-        "format": FORMAT,
-        "match": dict(match),
-        "players": [dict(p) for p in players],
-        "deals": deals,
-        "result": result,
-    }
+    return deals
 
 
 # --- verifying a record from itself alone --------------------------------------------------------

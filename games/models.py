@@ -265,6 +265,23 @@ class ArchivedLog(models.Model):
         return f"archived log of match {self.match_id}"
 
 
+class RecordDeals(models.Model):
+    """The ``deals`` of a match's game record — each deal's seed, commitment and the actions taken —
+    worked out once, by the replay, when the match ended (``games.archive``): its record, and a
+    player's export of thousands, read them instead of replaying its log again, which tries every
+    legal action at every step."""
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="record_deals"
+    )
+    # The deals as JSON text, as the record writes them: text keeps the keys' order (jsonb would
+    # sort them), so that a record read from here is the same, byte for byte, as one replayed.
+    deals = models.TextField()
+
+    def __str__(self) -> str:
+        return f"record deals of match {self.match_id}"
+
+
 class FeedEvent(models.Model):
     """One entry of a player's personal feed (``your_turn``, ``match_started``, …), numbered per player."""
 

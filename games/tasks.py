@@ -45,6 +45,12 @@ def enforce_turn_clock(match_id: int) -> bool:
         return False  # deleted since: nothing left to do
 
 
+@shared_task(**RETRY_ON_DATABASE_FAULTS)
+def keep_record_deals(match_id: int) -> bool:
+    """Keep the deals of the record of a match that has ended (nothing to do if they are kept)."""
+    return services.record_deals_keep(match_id=match_id)
+
+
 @shared_task
 def sweep_stalled_matches() -> int:
     """Publish again the background work of every match that shows no progress: a bot to move, a

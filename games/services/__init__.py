@@ -6,6 +6,7 @@
   clocks, resigning and abandoning;
 - :mod:`~games.services.challenges` — invitations that become matches;
 - :mod:`~games.services.ratings` — rated results and their replay in date order;
+- :mod:`~games.services.records` — the deals of a game record, kept once the match is over;
 - :mod:`~games.services.pipeline` — the one pipeline every change of a match ends in (an optimistic
   write, retried by one policy), and :mod:`~games.services.decision`, the pure step that decides
   what an advance does (status, clock, seeds, the next deal, who hears what, bots to wake).
@@ -49,6 +50,7 @@ from games.services.ratings import (
     rated_results_write,
     ratings_replay_step,
 )
+from games.services.records import record_deals_keep
 from games.services.retention import old_events_purge
 from games.services.tokens import (
     seat_token_create,
@@ -83,6 +85,7 @@ __all__ = [
     "player_register",
     "rated_results_write",
     "ratings_replay_step",
+    "record_deals_keep",
     "seat_token_create",
     "seat_tokens_revoke",
     "stalled_matches",

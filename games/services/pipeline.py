@@ -157,14 +157,15 @@ def advance(
             Seat.objects.filter(pk=seat_row.pk).update(**values)
         if decision.ended and match.rated and match.status == Status.FINISHED:
             match_rated(match, seats)
+        from games import tasks  # tasks import the services
+
         if decision.ended:
             match_id = match.pk
             transaction.on_commit(
                 lambda: signals.match_finished.send(sender=Match, match_id=match_id)
             )
+            publish_after_commit(tasks.keep_record_deals, match_id)
         if wake_bots and decision.bot_to_move:
-            from games import tasks  # tasks import the services
-
             publish_after_commit(tasks.play_bot_turns, match.pk)
     play.read_version, play.read_turn = match.version, game.turn_id
     return records

@@ -9,15 +9,18 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import orjson
 import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from games import archive, selectors, services
+import switchsite.tasks
+from games import archive, selectors, services, tasks
 from games.gamerecord import verify_record
-from games.models import Match, MatchEvent
+from games.models import Match, MatchEvent, RecordDeals
 from games.notation import record_from_text
 from scripts.verify_record import main as verify_main
 from tests.api.conftest import assert_problem
@@ -212,3 +215,63 @@ def test_the_export_of_an_unknown_player_is_404_and_of_one_without_matches_empty
     assert_problem(
         alice.get(export_url("alice"), HTTP_ACCEPT="application/json"), 406, "not_acceptable"
     )
+
+
+def test_a_match_that_ends_has_its_record_deals_kept(
+    alice, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    published: list[tuple[str, tuple[Any, ...]]] = []
+    monkeypatch.setattr(
+        switchsite.tasks, "publish", lambda task, *args: published.append((task.name, args))
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        match, _ = play("switch", 3, 2, timeouts=True, deals=2)
+
+    assert published.count(("games.tasks.keep_record_deals", (match.pk,))) == 1
+    assert tasks.keep_record_deals(match.pk)
+    kept = RecordDeals.objects.get(match=match)
+    assert json.loads(kept.deals) == json.loads(replayed(alice, match.pk))["deals"]
+    assert not tasks.keep_record_deals(match.pk)  # kept once: a second delivery does nothing
+
+
+def replayed(client, match_id: int) -> bytes:
+    """The record of a match as its log replayed gives it: with no record deals kept."""
+    deals = RecordDeals.objects.filter(match_id=match_id)
+    kept = list(deals.values_list("deals", flat=True))
+    deals.delete()
+    answer = client.get(record_url(match_id)).content
+    RecordDeals.objects.bulk_create(RecordDeals(match_id=match_id, deals=d) for d in kept)
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seats", "settings"),
+    [
+        ("switch", 3, {"deals": 2, "timeouts": True}),
+        ("jacks-twos-eights", 4, {"timeouts": True}),
+        ("abbott", 4, {"target": 10, "timeouts": True}),
+        ("switch", 2, {"timeouts": False, "resign_at": 6, "on_resign": "forfeit"}),  # abandoned
+    ],
+)
+def test_a_record_from_kept_deals_is_the_replayed_record_byte_for_byte(
+    alice, ruleset, seats, settings
+) -> None:
+    match, _ = play(ruleset, seats, 11, **settings)
+    from_log = replayed(alice, match.pk)
+
+    assert services.record_deals_keep(match_id=match.pk)
+    assert alice.get(record_url(match.pk)).content == from_log
+
+
+def test_the_export_reads_kept_deals_without_the_log(alice, bob) -> None:
+    users = get_user_model().objects
+    ids = [finished_against_a_bot(users.get(username="alice"), seed).pk for seed in range(3)]
+    from_log = [replayed(alice, match_id) for match_id in ids]
+    for match_id in ids[:2]:
+        services.record_deals_keep(match_id=match_id)
+    MatchEvent.objects.filter(match_id__in=ids[:2]).delete()  # what it reads is not the log
+
+    lines = b"".join(streamed_chunks(bob.get(export_url("alice")))).splitlines()
+
+    assert [json.loads(line) for line in lines] == [json.loads(record) for record in from_log]
+    assert lines == [orjson.dumps(orjson.loads(record)) for record in from_log]
