@@ -495,10 +495,14 @@ def rss_mib(pids: list[int]) -> float:
     return _proc_field_kib(pids, "status", "VmRSS:") / 1024
 
 
-def pss_mib(pids: list[int]) -> float:
+def pss_mib(pids: list[int], kind: str = "") -> float:
     """Proportional memory summed: a page shared by n processes counts 1/n for each, so the sum
-    over a group counts the group's shared memory (PostgreSQL's shared buffers) once."""
-    return _proc_field_kib(pids, "smaps_rollup", "Pss:") / 1024
+    over a group counts the group's shared memory (PostgreSQL's shared buffers) once. ``kind``
+    ``Anon`` counts anonymous memory alone (the heap, which only a group's own forks share),
+    ``Shmem`` shared memory, ``File`` mapped files (shared with every process on the machine that
+    maps the same libraries)."""
+    field = f"Pss_{kind}:" if kind else "Pss:"
+    return _proc_field_kib(pids, "smaps_rollup", field) / 1024
 
 
 def _proc_field_kib(pids: list[int], file: str, field: str) -> int:

@@ -7,10 +7,13 @@ and redis-server, ``make serve`` with two uvicorn processes, a Celery worker, ``
 ``--matches`` players each play a long match (100 deals) against three heuristic bots as the
 drill's careful clients do (:mod:`benchmarks.drill`), while ``--streams`` feed streams of those players
 stay open, reconnecting with ``Last-Event-ID`` when it ends. Every ``--sample`` seconds it
-records the memory of each process group (web, worker, beat, PostgreSQL, Redis) both as PSS —
+records the memory of each process group (web, worker, beat, PostgreSQL, Redis) as PSS —
 shared pages divided among the processes sharing them, so that PostgreSQL's shared buffers count
-once, not once per backend as summed RSS counts them — and as RSS, the connections PostgreSQL has
-open and the machine's load, and prints a line. At the end it prints each series' first and last
+once, not once per backend as summed RSS counts them — with the part of it that is anonymous (the
+heap, where a leak grows: the PSS of mapped files also moves as unrelated processes that map the
+same libraries start and stop) and the part that is shared memory (PostgreSQL's shared buffers,
+bounded by ``shared_buffers``), and as RSS; the connections PostgreSQL has open and the machine's
+load; and prints a line. At the end it prints each series' first and last
 sample and its slope (least squares, an hour, over the second half of the run so that warm-up is
 left out), the answers the players got, and the matches stuck (not moved on by four versions in
 90 s).
@@ -64,6 +67,8 @@ class Soak(Drill):
         figures = {}
         for name, pids in self.groups().items():
             figures[f"{name} PSS"] = shape.pss_mib(pids)
+            figures[f"{name} anon PSS"] = shape.pss_mib(pids, "Anon")
+            figures[f"{name} shmem PSS"] = shape.pss_mib(pids, "Shmem")
             figures[f"{name} RSS"] = shape.rss_mib(pids)
         figures["postgres connections"] = float(
             await asyncio.to_thread(self.postgres.client_connections)
