@@ -234,6 +234,25 @@ def test_sixth_round_meets_the_pigeonhole_bound():
     assert result.report.repeats == 24
 
 
+def test_a_large_field_replanned_each_round_stays_at_the_lower_bound():
+    """98 entrants (tables of four and three), three withdrawing after the third round: every
+    round's plan of the rounds left has no more repeats than its layout forces (none here)."""
+    bounds = TableBounds(2, 7, 4)
+    played: list[RoundSeating] = []
+    for number in range(8):
+        active = list(range(98 if number < 3 else 95))
+        result = draw(
+            active,
+            SeatingMode.BALANCED,
+            bounds,
+            SeatingHistory.from_rounds(played),
+            seed=number,
+            rounds_left=8 - number,
+        )
+        assert result.report.repeats == result.report.lower_bound == 0
+        played.append(result.rounds[0])
+
+
 def test_lower_bound_counts_pairs_already_met():
     history = SeatingHistory.from_rounds([RoundSeating(tables=((0, 1, 2, 3),))])
     again = [RoundSeating(tables=((0, 1, 2, 3),))]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -63,6 +63,13 @@ class SeatingHistory(Generic[Entry]):
     def met(self, first: Entry, second: Entry) -> int:
         return self.meetings[frozenset((first, second))]
 
+    def pairs_met(self) -> Iterator[tuple[Entry, Entry, int]]:
+        """Each pair that has met, and how often: what a large field reads instead of asking
+        :meth:`met` of every pair."""
+        for pair, times in self.meetings.items():
+            first, second = pair
+            yield first, second, times
+
 
 @dataclass(frozen=True)
 class RepeatReport:
@@ -102,10 +109,12 @@ def repeat_lower_bound(
     field_entries = list(
         dict.fromkeys(entry for seating in rounds for entry in seated_entries(seating))
     )
-    never_met = {
-        entry: sum(1 for other in field_entries if other != entry and not history.met(entry, other))
-        for entry in field_entries
-    }
+    in_field = set(field_entries)
+    met_in_field: Counter[Entry] = Counter()
+    for first, second, _ in history.pairs_met():
+        if first in in_field and second in in_field:
+            met_in_field.update((first, second))
+    never_met = {entry: len(field_entries) - 1 - met_in_field[entry] for entry in field_entries}
     meetings = sum(len(t) * (len(t) - 1) // 2 for seating in rounds for t in seating.tables)
     unmet_pairs = sum(never_met.values()) // 2
     fewest_opponents: Counter[Entry] = Counter()

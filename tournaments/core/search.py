@@ -29,10 +29,12 @@ class Grouping(Generic[Entry]):
 class SwapSearch(Generic[Entry]):
     """Local search over swaps of two entries between tables of the same round.
 
-    Simulated annealing first (it finds the 16-players-tables-of-4 schedule in hundredths of a
-    second); if repeats remain, a tabu search from the best plan found, which only moves entries
-    out of a repeat and always takes the best such swap (after Dotú and Van Hentenryck's local
-    search for the social golfer problem), and gets out of the plateaus annealing stalls on.
+    A tabu search first, which only moves entries out of a repeat and always takes the best such
+    swap (after Dotú and Van Hentenryck's local search for the social golfer problem): it repairs
+    a greedy start with a few repeats at a cost that grows with the repeats, not the field, and
+    gives up after a few steps without progress. If repeats remain, simulated annealing (it finds
+    the 16-players-tables-of-4 schedule in hundredths of a second), then the tabu search again
+    from the best plan found, which gets out of the plateaus annealing stalls on.
 
     ``meet[a][b]`` holds how often entries ``a`` and ``b`` have met, history included, so the
     change in cost of a swap is read off the rows of the two entries swapped. The last table of
@@ -43,6 +45,7 @@ class SwapSearch(Generic[Entry]):
     START_TEMPERATURE = 25.0
     STEPS_PER_SEAT = 1500
     TABU_STEPS = 400
+    TABU_STALL = 8
     TABU_TENURE = (4, 30)
     EPSILON = 1e-9
 
@@ -56,7 +59,12 @@ class SwapSearch(Generic[Entry]):
         self.entries = list(entries)
         self.is_bot = [entry in bots for entry in self.entries]
         self.index = {entry: number for number, entry in enumerate(self.entries)}
-        self.met_before = [[history.met(a, b) for b in self.entries] for a in self.entries]
+        self.met_before = [[0] * len(self.entries) for _ in self.entries]
+        for first, second, times in history.pairs_met():
+            if first in self.index and second in self.index:
+                a, b = self.index[first], self.index[second]
+                self.met_before[a][b] = self.met_before[b][a] = times
+        self.most_met_before = max(map(max, self.met_before), default=0)
         self.rng = rng
         self.rounds: list[list[list[int]]] = []
         self.bye_eligible: list[set[int]] = []
@@ -68,24 +76,75 @@ class SwapSearch(Generic[Entry]):
         self, tables: list[list[Entry]], *, byes: Sequence[Entry], bye_eligible: Iterable[Entry]
     ) -> None:
         round_tables = [[self.index[e] for e in table] for table in tables]
-        round_tables.append([self.index[e] for e in byes])
+        self._append(round_tables, byes, bye_eligible)
+
+    def add_round_greedily(
+        self,
+        seated: Sequence[Entry],
+        table_sizes: Sequence[int],
+        *,
+        byes: Sequence[Entry],
+        bye_eligible: Iterable[Entry],
+    ) -> None:
+        """Add a round built entry by entry in the order given, each at the first open table
+        where it adds the least cost to the plan so far.
+
+        A constructive start: on a large field nearly everyone finds a table of strangers, so
+        the search is left with a few repeats to repair instead of a random plan's hundreds.
+        """
+        tables: list[list[int]] = [[] for _ in table_sizes]
+        open_tables = list(range(len(tables)))
+        cost_of = self.cost_of
+        for entry in seated:
+            player = self.index[entry]
+            met = self.meet[player]
+            chosen, lowest = open_tables[0], math.inf
+            for number in open_tables:
+                added = sum(cost_of[met[other]] for other in tables[number])
+                if added < lowest:
+                    chosen, lowest = number, added
+                    if not added:
+                        break
+            tables[chosen].append(player)
+            if len(tables[chosen]) == table_sizes[chosen]:
+                open_tables.remove(chosen)
+        self._append(tables, byes, bye_eligible)
+
+    def _append(
+        self, tables: list[list[int]], byes: Sequence[Entry], bye_eligible: Iterable[Entry]
+    ) -> None:
+        self.rounds.append([*tables, [self.index[e] for e in byes]])
         self.bye_eligible.append({self.index[e] for e in bye_eligible})
-        self._load([*self.rounds, round_tables])
+        self._count_round(self.rounds[-1])
+        self._price()
 
     def _load(self, rounds: list[list[list[int]]]) -> None:
         """Make ``rounds`` the current plan, recounting the meetings and where everyone sits."""
-        self.rounds = [[list(table) for table in tables] for tables in rounds]
+        self.rounds = []
         self.meet = [list(row) for row in self.met_before]
-        self.table_of = []
-        for tables in self.rounds:
-            table_of = [len(tables) - 1] * len(self.entries)
-            for number, table in enumerate(tables[:-1]):
-                for player in table:
-                    table_of[player] = number
-                    for other in table:
-                        if other != player:
-                            self.meet[player][other] += 1
-            self.table_of.append(table_of)
+        self.table_of: list[list[int]] = []
+        for tables in rounds:
+            self.rounds.append([list(table) for table in tables])
+            self._count_round(self.rounds[-1])
+        self._price()
+
+    def _price(self) -> None:
+        """What one more meeting costs, by times met, as far as the plan can go: a list on the
+        hot path rather than a call."""
+        most = self.most_met_before + len(self.rounds)
+        self.cost_of = [meeting_cost(times) for times in range(most + 1)]
+
+    def _count_round(self, tables: list[list[int]]) -> None:
+        """Count the meetings of the plan's newest round (its last table holds the byes)."""
+        table_of = [len(tables) - 1] * len(self.entries)
+        for number, table in enumerate(tables[:-1]):
+            for player in table:
+                table_of[player] = number
+                met = self.meet[player]
+                for other in table:
+                    if other != player:
+                        met[other] += 1
+        self.table_of.append(table_of)
 
     def keep_near(self, home_tables: list[list[Entry]]) -> None:
         """Add the distance from each entry's home table (single round) as a secondary cost.
@@ -110,15 +169,16 @@ class SwapSearch(Generic[Entry]):
         bye_table = len(tables) - 1
         table_a, table_b = table_of[a], table_of[b]
         meet_a, meet_b = self.meet[a], self.meet[b]
+        cost_of = self.cost_of
         delta = 0.0
         if table_a != bye_table:
             for x in tables[table_a]:
                 if x != a:
-                    delta += meeting_cost(meet_b[x]) - meeting_cost(meet_a[x] - 1)
+                    delta += cost_of[meet_b[x]] - cost_of[meet_a[x] - 1]
         if table_b != bye_table:
             for y in tables[table_b]:
                 if y != b:
-                    delta += meeting_cost(meet_a[y]) - meeting_cost(meet_b[y] - 1)
+                    delta += cost_of[meet_a[y]] - cost_of[meet_b[y] - 1]
         if self.distance_weight:
             delta += (
                 self._distance(a, table_b)
@@ -175,11 +235,15 @@ class SwapSearch(Generic[Entry]):
         ]
         if not movable:
             return self._groupings(self.rounds)
-        best, best_cost = self._anneal(movable, good_enough)
-        # Every repeat costs at least 30, the distance from home tables less than 10 in all.
-        if best_cost >= 10 and best_cost > good_enough:
+        # A start with few repeats (a greedy start on a large field) is repaired by the tabu
+        # search alone, which looks only at entries in repeats where annealing would wander the
+        # whole plan; it gives up soon on a start it cannot improve.
+        best, best_cost = self._tabu(movable, self._cost(), good_enough, self.TABU_STALL)
+        if best_cost > good_enough:
             self._load(best)
-            best = self._tabu(movable, best_cost, good_enough)
+            best, best_cost = self._anneal(movable, good_enough)
+            self._load(best)
+            best, best_cost = self._tabu(movable, best_cost, good_enough, self.TABU_STEPS)
         return self._groupings(best)
 
     def _anneal(
@@ -211,15 +275,20 @@ class SwapSearch(Generic[Entry]):
                     best = self._snapshot()
         return best, best_cost
 
-    def _tabu(self, movable: list[int], cost: float, good_enough: float) -> list[list[list[int]]]:
-        """Each step takes the best swap that moves an entry out of a repeat, even a worse one.
+    def _tabu(
+        self, movable: list[int], cost: float, good_enough: float, patience: int
+    ) -> tuple[list[list[list[int]]], float]:
+        """Each step takes the best swap that moves an entry out of a repeat, even a worse one;
+        returns the best plan and cost, once ``patience`` steps in a row have found no better.
 
         Swapping a pair back soon after is tabu, unless that gives a new best plan.
         """
         best, best_cost = self._snapshot(), cost
         tabu_until: dict[tuple[int, int, int], int] = {}
+        last_better = 0
         for step in range(self.TABU_STEPS):
-            if best_cost < 10 or best_cost <= good_enough:
+            # Every repeat costs at least 30, the distance from home tables less than 10 in all.
+            if best_cost < 10 or best_cost <= good_enough or step - last_better >= patience:
                 break
             lowest, candidates = math.inf, []
             for round_number in movable:
@@ -243,8 +312,8 @@ class SwapSearch(Generic[Entry]):
             until = step + self.rng.randint(*self.TABU_TENURE)
             tabu_until[round_number, a, b] = tabu_until[round_number, b, a] = until
             if cost < best_cost - self.EPSILON:
-                best, best_cost = self._snapshot(), cost
-        return best
+                best, best_cost, last_better = self._snapshot(), cost, step + 1
+        return best, best_cost
 
     def _entries_in_repeats(self, round_number: int) -> list[int]:
         """Entries seated this round with a tablemate they meet for at least the second time."""
