@@ -131,8 +131,8 @@ class DeskViews(admin.ModelAdmin):
         act: Callable[[], object],
         done: str,
     ) -> HttpResponse:
-        """A way back that cannot be undone: its confirmation page (GET), then the service (POST),
-        back to the desk with what was done or why it was refused."""
+        """One of the desk's ways back: what it will do, on a confirmation page (GET), then the
+        service (POST), back to the desk with what was done or why it was refused."""
         if request.method != "POST":
             return self._page(
                 request,
