@@ -80,5 +80,8 @@ def player_profile(*, user: User) -> Player:
 def player_notify(
     *, user_id: int, event_type: str, match: Match | None, data: dict[str, Any]
 ) -> None:
-    """Append one entry to a player's own feed (``round_seated``, …)."""
+    """Append one entry to a player's own feed (``round_seated``, …). A user made in the admin
+    (a director seating themselves) gets the game profile that holds the feed here, before the
+    entry is written, so no entry is lost."""
+    Player.objects.get_or_create(user_id=user_id)
     feed_append([FeedEntry(user_id, event_type, match.pk if match else None, data)])

@@ -101,3 +101,16 @@ def test_a_stale_version_writes_nothing(write, table):
     assert not MatchEvent.objects.filter(match=match).exists()
     assert not FeedEvent.objects.filter(match=match).exists()
     assert Player.objects.get(user=first).feed_seq == 10
+
+
+def test_a_user_made_in_the_admin_gets_a_profile_and_the_entry_pushed_to_them():
+    director = get_user_model().objects.create_superuser("director", password="x")
+    assert not Player.objects.filter(user=director).exists()
+
+    services.player_notify(
+        user_id=director.pk, event_type="round_seated", match=None, data={"round": 1}
+    )
+
+    assert list(FeedEvent.objects.filter(player__user=director).values_list("seq", "type")) == [
+        (1, "round_seated")
+    ]
