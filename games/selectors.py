@@ -68,7 +68,7 @@ def match_get(*, match_id: int) -> Match:
 _seats_with_match = CachedSqlQuery(
     lambda match_id: (
         Seat.objects.filter(match_id=match_id)
-        .select_related("match__created_by", "player")
+        .select_related("match__created_by", "player__player")
         .order_by("index")
     )
 )
@@ -104,7 +104,7 @@ def match_list(
     """Matches newest first; ``mine``: those the user is seated in; ``open``: the lobby — waiting
     matches with a free seat for a player (not a practice match's: it is its creator's alone), in
     which the user is not seated."""
-    matches = Match.objects.select_related("created_by").order_by("-created_at", "-pk")
+    matches = Match.objects.select_related("created_by__player").order_by("-created_at", "-pk")
     if status:
         matches = matches.filter(status=status)
     if mine:
@@ -164,11 +164,19 @@ def match_view(*, play: MatchInPlay, seat: int | None) -> dict[str, Any]:
             **(engine_seats[s.index] if s.index < len(engine_seats) else {"seat": s.index}),
             "player": s.player.get_username() if s.player else None,
             "bot": s.bot_strategy or None,
+            "bot_account": bot_account(s.player),
             "resigned": s.resigned,
         }
         for s in play.seats
     ]
     return view
+
+
+def bot_account(user: User | None) -> bool:
+    """Whether ``user`` is a bot account (a program playing through the API); False for nobody.
+    Reads the player's profile, which the caller's query joins (``…__player``)."""
+    player = getattr(user, "player", None) if user is not None else None
+    return player is not None and player.bot
 
 
 def match_view_for(*, match_id: int, user: User) -> dict[str, Any]:
@@ -312,7 +320,7 @@ def player_matches(*, username: str, status: str | None = None) -> QuerySet[Matc
     user = User.objects.filter(username=username, player__isnull=False).first()
     if user is None:
         raise errors.PlayerNotFound(f"No player is called {username!r}.")
-    matches = Match.objects.filter(seats__player=user).select_related("created_by")
+    matches = Match.objects.filter(seats__player=user).select_related("created_by__player")
     if status:
         matches = matches.filter(status=status)
     return matches.order_by("-created_at", "-pk")
@@ -354,9 +362,9 @@ def challenge_list(*, user: User, status: str | None = None) -> QuerySet[Challen
     challenges = (
         Challenge.objects.filter(Q(challenger=user) | Q(invitations__player=user))
         .distinct()
-        .select_related("challenger")
+        .select_related("challenger__player")
         .prefetch_related(
-            Prefetch("invitations", queryset=Invitation.objects.select_related("player"))
+            Prefetch("invitations", queryset=Invitation.objects.select_related("player__player"))
         )
     )
     return challenges.filter(status=status) if status else challenges
@@ -374,8 +382,13 @@ def challenge_summary(*, challenge: Challenge) -> dict[str, Any]:
     return {
         "id": challenge.pk,
         "from": challenge.challenger.get_username(),
+        "from_bot_account": bot_account(challenge.challenger),
         "to": [
-            {"player": i.player.get_username(), "answer": i.answer or None}
+            {
+                "player": i.player.get_username(),
+                "bot_account": bot_account(i.player),
+                "answer": i.answer or None,
+            }
             for i in challenge.invitations.all()
         ],
         "status": challenge.status,

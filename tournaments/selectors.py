@@ -121,7 +121,7 @@ def tournament_detail(
     ``absolute`` makes the public page's path a full URL (the request's ``build_absolute_uri``);
     with ``seat_links`` (for staff) each guest of an online tournament carries its ``play_url``.
     """
-    entries = {e.pk: e for e in tournament.entries.select_related("player").order_by("pk")}
+    entries = {e.pk: e for e in tournament.entries.select_related("player__player").order_by("pk")}
     secrets = (
         game_selectors.seat_link_secrets(
             user_ids=[e.guest_user_id for e in entries.values() if e.guest_user_id is not None]
@@ -228,6 +228,7 @@ def _entry_summary(
         "kind": entry.kind,
         "player": entry.player.get_username() if entry.player else None,
         "bot": entry.bot_strategy or None,
+        "bot_account": game_selectors.bot_account(entry.player),
         "joined_round": entry.joined_round,
         "withdrawn": not entry.is_active,
         "play_url": absolute(play_url) if play_url else None,

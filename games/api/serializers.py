@@ -12,6 +12,7 @@ from rest_framework import serializers
 from games.api import typed, typed_feed
 from games.models import Challenge, Match
 from games.rules import protocol
+from games.selectors import bot_account
 from games.services import RESIGN_POLICIES
 from games.services.challenges import EXPIRES_IN_DEFAULT, EXPIRES_IN_RANGE
 from switchsite.api.pagination import PageQuerySerializer
@@ -219,10 +220,16 @@ class MatchSummarySerializer(serializers.Serializer):
     rated = serializers.BooleanField()
     practice = serializers.SerializerMethodField(help_text="A practice match (practice_seed).")
     created_by = serializers.CharField(source="created_by.username")
+    created_by_bot_account = serializers.SerializerMethodField(
+        help_text="The creator is a bot account."
+    )
     created_at = serializers.DateTimeField()
 
     def get_practice(self, match: Match) -> bool:
         return bool(match.practice_seed)
+
+    def get_created_by_bot_account(self, match: Match) -> bool:
+        return bot_account(match.created_by)
 
 
 def posted_action(data: object) -> tuple[dict, int | None]:
@@ -320,6 +327,7 @@ class DeclineSerializer(serializers.Serializer):
 
 class InvitationSerializer(serializers.Serializer):
     player = serializers.CharField()
+    bot_account = serializers.BooleanField(help_text="The invitee is a bot account.")
     answer = serializers.ChoiceField(choices=["accepted", "declined"], allow_null=True)
 
 
@@ -349,6 +357,9 @@ class ChallengeSerializer(serializers.Serializer):
 
 
 ChallengeSerializer._declared_fields["from"] = serializers.CharField(help_text="The challenger.")
+ChallengeSerializer._declared_fields["from_bot_account"] = serializers.BooleanField(
+    help_text="The challenger is a bot account."
+)
 
 
 class ChallengeListQuerySerializer(PageQuerySerializer):

@@ -364,6 +364,7 @@ class SeatBase(serializers.Serializer):
     seat = seat()
     player = serializers.CharField(allow_null=True)
     bot = serializers.CharField(allow_null=True)
+    bot_account = serializers.BooleanField(help_text="The seat's player is a bot account.")
     resigned = serializers.BooleanField()
 
 

@@ -88,7 +88,10 @@ def test_a_challenge_accepted_by_every_invitee_becomes_a_started_match(alice, bo
     assert created.status_code == 201, created.json()
     sent = created.json()
     assert sent["from"] == "alice"
-    assert sent["to"] == [{"player": "bob", "answer": None}, {"player": "carol", "answer": None}]
+    assert sent["to"] == [
+        {"player": "bob", "bot_account": False, "answer": None},
+        {"player": "carol", "bot_account": False, "answer": None},
+    ]
     assert (sent["status"], sent["match"], sent["seats"], sent["deals"]) == ("pending", None, 4, 2)
     assert [e["data"] for e in feed(bob, "challenge")] == [
         {"match": None, "challenge": sent["id"], "from": "alice", "ruleset": "switch"}

@@ -199,6 +199,7 @@ class EntrySerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Entry.Kind.choices)
     player = serializers.CharField(allow_null=True)
     bot = serializers.CharField(allow_null=True)
+    bot_account = serializers.BooleanField(help_text="The entry's player is a bot account.")
     joined_round = serializers.IntegerField()
     withdrawn = serializers.BooleanField()
     play_url = serializers.URLField(

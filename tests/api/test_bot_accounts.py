@@ -1,0 +1,81 @@
+"""A bot account (registered with ``"bot": true``) is shown as one wherever its account appears
+(the API guide, "Players and tokens"): its page and the leaderboard (``bot``), the seats of a
+match's views (``bot_account``), match lists and the lobby (``created_by_bot_account``),
+challenges (``from_bot_account``, ``to[].bot_account``) and tournament entries (``bot_account``)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from games import ratings
+from games.models import Rating
+from tests.api.conftest import PASSWORD, Client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def robo() -> Client:
+    body = {"username": "robo", "password": PASSWORD, "bot": True}
+    registered = APIClient().post("/api/v1/players/", body, format="json").json()
+    return Client("robo", registered["token"])
+
+
+def test_its_seats_in_every_view_say_bot_account(robo, alice) -> None:
+    match_id = robo.post("/api/v1/matches/", {"ruleset": "switch", "seats": 3}).json()["id"]
+    alice.post(f"/api/v1/matches/{match_id}/join/")
+
+    for client in (robo, alice):
+        seats = client.get(f"/api/v1/matches/{match_id}/").json()["seats"]
+        assert [(s["player"], s["bot_account"]) for s in seats] == [
+            ("robo", True),
+            ("alice", False),
+            (None, False),
+        ]
+
+
+def test_match_lists_and_the_lobby_say_whether_the_creator_is_one(robo, alice, bob) -> None:
+    robos = robo.post("/api/v1/matches/", {"ruleset": "switch", "seats": 2}).json()["id"]
+    alices = alice.post("/api/v1/matches/", {"ruleset": "switch", "seats": 2}).json()["id"]
+
+    lobby = bob.get("/api/v1/matches/?open=true").json()["results"]
+    mine = robo.get("/api/v1/players/robo/matches/").json()["results"]
+
+    assert {m["id"]: m["created_by_bot_account"] for m in lobby} == {robos: True, alices: False}
+    assert [(m["id"], m["created_by_bot_account"]) for m in mine] == [(robos, True)]
+
+
+def test_challenges_say_which_side_is_one(robo, alice) -> None:
+    sent = robo.post("/api/v1/challenges/", {"to": ["alice"], "ruleset": "switch", "seats": 2})
+    received = alice.post("/api/v1/challenges/", {"to": ["robo"], "ruleset": "switch", "seats": 2})
+
+    assert sent.json()["from_bot_account"] is True
+    assert [(i["player"], i["bot_account"]) for i in sent.json()["to"]] == [("alice", False)]
+    assert received.json()["from_bot_account"] is False
+    listed = robo.get(f"/api/v1/challenges/{received.json()['id']}/").json()
+    assert [(i["player"], i["bot_account"]) for i in listed["to"]] == [("robo", True)]
+
+
+def test_its_page_and_its_leaderboard_row_say_bot(robo, alice) -> None:
+    user = get_user_model().objects.get(username="robo")
+    Rating.objects.create(
+        holder=ratings.user_holder(user.pk), user=user, game="shedding", mu=30, sigma=2, games=5
+    )
+
+    assert alice.get("/api/v1/players/robo/").json()["bot"] is True
+    rows = alice.get("/api/v1/leaderboard/?game=shedding").json()["results"]
+    assert [(r["player"], r["bot"]) for r in rows] == [("robo", True)]
+
+
+def test_its_tournament_entry_says_bot_account(robo, alice, staff) -> None:
+    body = {"name": "Club night", "ruleset": "switch", "scoring": "french", "rounds": 1}
+    body |= {"table_size": 2, "deals_per_round": 1, "seating": "balanced"}
+    tournament = staff.post("/api/v1/tournaments/", body).json()["id"]
+    robo.post(f"/api/v1/tournaments/{tournament}/register/")
+    alice.post(f"/api/v1/tournaments/{tournament}/register/")
+
+    entries = alice.get(f"/api/v1/tournaments/{tournament}/").json()["entries"]
+
+    assert [(e["player"], e["bot_account"]) for e in entries] == [("robo", True), ("alice", False)]
