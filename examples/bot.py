@@ -112,9 +112,13 @@ class Bot:
                 f"match {view['id']} v{view['version']}: {body.get('code')}: {body.get('detail')}"
             )
 
-    def create(self, ruleset: str, seats: int, strategy: str, target: int | None) -> int:
+    def create(
+        self, ruleset: str, seats: int, strategy: str, target: int | None, practice_seed: str | None
+    ) -> int:
         bots = [{"seat": seat, "strategy": strategy} for seat in range(1, seats)]
         settings = {"ruleset": ruleset, "seats": seats, "bots": bots, "target": target}
+        if practice_seed:
+            settings["practice_seed"] = practice_seed
         status, match = self.api.request("POST", "/matches/", settings)
         if status != 201:
             sys.exit(f"cannot create the match: {match.get('code')}: {match.get('detail')}")
@@ -190,6 +194,12 @@ def main() -> None:
     start.add_argument("--challenges", action="store_true", help="wait to be challenged")
     parser.add_argument("--matches", type=int, default=1, help="stop after this many end")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument(
+        "--practice-seed",
+        default=None,
+        help="64 hex digits: a practice match, whose deals and server bots the seed fixes "
+        "(with --seed, the same game again)",
+    )
     args = parser.parse_args()
 
     api = Api(args.server)
@@ -205,7 +215,7 @@ def main() -> None:
     elif args.challenges:
         print(f"waiting for challenges to {args.username}")
     else:
-        bot.create(args.ruleset, args.seats, args.bots, args.target)
+        bot.create(args.ruleset, args.seats, args.bots, args.target, args.practice_seed)
     bot.play(after, args.matches)
 
 

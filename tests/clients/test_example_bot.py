@@ -59,6 +59,19 @@ def the_match(output: str, verb: str) -> int:
     return int(line.split()[2].rstrip(":"))
 
 
+def test_the_example_bot_plays_the_same_practice_game_again(service_url):
+    seed = ("--practice-seed", "ab" * 32, "--ruleset", "jacks-twos-eights", "--seats", "3")
+    runs = [bot(service_url, username, *seed) for username in ("practice-1", "practice-2")]
+    token = register(service_url, "practice-watcher")
+
+    matches = [the_match(finished(run), "created") for run in runs]
+    records = [call(service_url, "GET", f"/matches/{m}/record/", token=token) for m in matches]
+
+    assert records[0]["match"]["practice"] is True
+    assert records[0]["deals"] == records[1]["deals"]
+    assert records[0]["result"] == records[1]["result"]
+
+
 def test_the_example_bot_plays_every_ruleset_against_server_bots_to_the_end(service_url):
     runs = {
         ruleset: bot(
