@@ -5,7 +5,10 @@ seating and publishing a round, recording a table's result, and the standings re
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/switch_bench python -m benchmarks.tournament_scale
 
 It migrates that database (PostgreSQL for figures that mean something) and adds one tournament.
-Tallies are drawn from a seeded generator, so runs are comparable.
+Tallies are drawn from a seeded generator, so runs are comparable. With ``--pure`` it times only
+the pure draw (``tournaments.core.seating.draw_round``) of each round of such a night, each
+round re-planning the rounds left after the rounds drawn before it, without Django or a database.
+An online round of a bot field played by a real worker: :mod:`benchmarks.tournament_online`.
 """
 
 from __future__ import annotations
@@ -45,13 +48,55 @@ def summary(label: str, seconds: list[float], cpu: list[float]) -> str:
     )
 
 
+def pure_seating(args: argparse.Namespace) -> None:
+    """The pure draw of each round (tables of four within `french`'s 2–7 players), the history
+    growing round by round as the service's would."""
+    from games.rules import catalog
+    from tournaments.core.meetings import RoundSeating, SeatingHistory, repeat_report
+    from tournaments.core.seating import Draw, TableBounds, draw_round
+
+    bounds = TableBounds(*catalog.find_ruleset("french").players, preferred=4)
+    played: list[RoundSeating[int]] = []
+    drawn: list[Draw[int]] = []
+    wall = []
+    for number in range(1, args.rounds + 1):
+        history = SeatingHistory.from_rounds(played)
+        wall.append(
+            timed(
+                lambda: drawn.append(
+                    draw_round(
+                        list(range(args.entrants)),
+                        mode=args.seating,
+                        bounds=bounds,
+                        history=history,  # noqa: B023
+                        seed=args.seed + number,  # noqa: B023
+                        rounds_left=args.rounds - number + 1,  # noqa: B023
+                    )
+                )
+            )
+        )
+        report = drawn[-1].report
+        print(
+            f"round {number}: drawn in {CPU[-1] * 1000:.0f} ms of CPU, planning"
+            f" {args.rounds - number + 1}: {report.repeats} repeats (unavoidable:"
+            f" {report.lower_bound})"
+        )
+        played.append(drawn[-1].rounds[0])
+    print(summary("pure draw of a round", wall, CPU))
+    print(f"repeats over the night: {repeat_report(played, SeatingHistory()).repeats}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entrants", type=int, default=256)
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--seating", default="balanced", choices=["random", "balanced", "swiss"])
     parser.add_argument("--seed", type=int, default=24)
+    parser.add_argument("--pure", action="store_true", help="time the pure draw alone")
     args = parser.parse_args(argv)
+    if args.pure:
+        pure_seating(args)
+        return
 
     import django
 
