@@ -1,8 +1,10 @@
 """Fixtures shared by every layer of the suite."""
 
 import os
+import signal
 import uuid
 from collections.abc import Iterator
+from types import FrameType
 
 import pytest
 from celery.contrib.testing.worker import start_worker
@@ -16,6 +18,17 @@ from switchsite.celery import app as celery_app
 from tests import openapi
 
 IN_CI = os.environ.get("CI") == "true"
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def pytest_configure() -> None:
+    """A suite stopped by SIGTERM (a CI time limit, ``kill``) ends as after Ctrl-C: the fixtures'
+    teardowns run, so the servers and workers the tests started in process groups of their own
+    stop too, instead of holding ports and the test database's connections."""
+    signal.signal(signal.SIGTERM, _interrupted)
 
 
 @pytest.fixture(autouse=True)

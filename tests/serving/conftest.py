@@ -51,7 +51,11 @@ class Server:
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: make and uvicorn's workers included
         )
-        self._wait_until_healthy()
+        try:
+            self._wait_until_healthy()
+        except BaseException:  # the suite interrupted while it starts: no teardown will stop it
+            self.stop()
+            raise
 
     def _wait_until_healthy(self) -> None:
         deadline = time.monotonic() + STARTUP_SECONDS
