@@ -2,7 +2,8 @@
 plays a match against a live server: registration, Token auth, a match against a bot, moves taken
 from ``legal_moves`` and posted back through the typed request models, every answer parsed into
 the typed models (a field the schema gets wrong fails here, in the client's own parsing); and
-makes, uses (with Bearer) and revokes a named read token."""
+makes, uses (with Bearer) and revokes a named read token; replays a practice deal and reads the
+records, player pages and leaderboard."""
 
 from __future__ import annotations
 
@@ -148,3 +149,63 @@ def test_the_generated_client_makes_uses_and_revokes_a_read_token(client_package
     assert [token.name for token in page.results] == ["dashboard"]
     assert revoke.sync_detailed(made.id, client=account).status_code == 204
     assert isinstance(me.sync(client=reader), models.Problem)
+
+
+def test_the_generated_client_replays_a_practice_deal_and_reads_records_and_players(
+    client_package, service_url
+):
+    """The additions for bot authors through the typed client: two practice matches from one seed
+    deal the same cards; a finished match's record, the player's page and match list, and the
+    leaderboard parse into their models."""
+    models = importlib.import_module(f"{PACKAGE}.models")
+    client_module = importlib.import_module(f"{PACKAGE}.client")
+    register = importlib.import_module(f"{PACKAGE}.api.players.players_create")
+    create = importlib.import_module(f"{PACKAGE}.api.matches.matches_create")
+    start = importlib.import_module(f"{PACKAGE}.api.matches.matches_start_create")
+    resign = importlib.import_module(f"{PACKAGE}.api.matches.matches_resign_create")
+    record = importlib.import_module(f"{PACKAGE}.api.matches.matches_record_retrieve")
+    player = importlib.import_module(f"{PACKAGE}.api.players.players_retrieve")
+    their_matches = importlib.import_module(f"{PACKAGE}.api.players.players_matches_retrieve")
+    leaderboard = importlib.import_module(f"{PACKAGE}.api.leaderboard.leaderboard_retrieve")
+
+    anonymous = client_module.Client(base_url=service_url, raise_on_unexpected_status=True)
+    registered = register.sync(
+        client=anonymous,
+        body=models.RegistrationRequest(username="gen-practice", password="correct-horse-9"),
+    )
+    client = client_module.AuthenticatedClient(
+        base_url=service_url, token=registered.token, prefix="Token"
+    )
+    records = []
+    for _ in range(2):
+        created = create.sync(
+            client=client,
+            body=models.MatchCreateRequest(
+                ruleset="switch",
+                seats=2,
+                bots=[models.BotSeatRequest(seat=1, strategy="heuristic")],
+                practice_seed="5e" * 32,
+            ),
+        )
+        assert isinstance(created, models.SheddingView), created
+        assert created.practice
+        started = start.sync(created.id, client=client)
+        assert isinstance(started, models.SheddingView), started
+        assert isinstance(resign.sync(created.id, client=client), models.SheddingView)
+        records.append(record.sync(created.id, client=client))
+
+    first, second = records
+    assert isinstance(first, models.GameRecord), first
+    assert isinstance(second, models.GameRecord), second
+    assert first.match.practice
+    assert [deal.seed for deal in first.deals] == [deal.seed for deal in second.deals]
+    assert first.deals[0].shuffle_commitment == second.deals[0].shuffle_commitment
+
+    page = player.sync("gen-practice", client=client)
+    assert isinstance(page, models.PlayerPage), page
+    assert not page.bot
+    listed = their_matches.sync("gen-practice", client=client)
+    assert isinstance(listed, models.MatchPage), listed
+    assert {summary.id for summary in listed.results} == {first.match.id, second.match.id}
+    board = leaderboard.sync(client=client, game=models.LeaderboardRetrieveGame.SHEDDING)
+    assert isinstance(board, models.LeaderboardPage), board
