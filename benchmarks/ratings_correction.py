@@ -11,9 +11,11 @@ matches as :mod:`benchmarks.move_load` does (view, then move, then ``--pause`` s
 0 keeps the server saturated, so that latency measures the queue the clients make themselves): a
 baseline of ``--seconds``, then the very first result is corrected — the worst case: every later
 result is replayed, in the worker, in batches (``games.services.ratings.REPLAY_BATCH``) — and the
-moves go on until the replay is done. It prints how long the correction took; for the baseline
-and the correction, the move answers' p50/p99, the machine's load, and the cores that the web
-tier, the worker and PostgreSQL kept busy (where the time goes).
+moves go on until the replay is done, and then for ``--seconds`` more (the same load without the
+correction: whether other jobs on the machine changed meanwhile). It prints how long the
+correction took; for each of the three rounds, the move answers' p50/p99, the machine's load, and
+the cores that the web tier, the worker, PostgreSQL, this client and other jobs kept busy (where
+the time goes).
 """
 
 from __future__ import annotations
@@ -105,11 +107,14 @@ CPUMeter = Callable[[], dict[str, float]]
 def cpu_meter(
     server: shape.Process, worker: shape.Process, postgres: shape.PrivatePostgres
 ) -> CPUMeter:
-    """CPU seconds spent so far by the web tier, the worker and PostgreSQL."""
+    """CPU seconds spent so far by the web tier, the worker, PostgreSQL, this client, and the
+    whole machine (``others`` in the report: what the rest spent)."""
     return lambda: {
         "web": shape.cpu_seconds(shape.process_group(server.pid)),
         "worker": shape.cpu_seconds(shape.process_group(worker.pid)),
         "database": shape.cpu_seconds(postgres.pids()),
+        "client": time.process_time(),
+        "machine": shape.machine_busy_seconds(),
     }
 
 
@@ -133,10 +138,14 @@ async def run(
     ) as session:
         await shape.wait_until_healthy(session)
         await asyncio.gather(*(new_match(session, pair) for pair in pairs))
+
+        async def moves_for(result: Round) -> tuple[float, str]:
+            until = time.monotonic() + args.seconds
+            moves = (move_client(session, p, result, until, args.pause) for p in pairs)
+            return await metered(result, meter, asyncio.gather(*moves))
+
         baseline = Round("baseline")
-        until = time.monotonic() + args.seconds
-        moves = (move_client(session, p, baseline, until, args.pause) for p in pairs)
-        phases = [await metered(baseline, meter, asyncio.gather(*moves))]
+        phases = [await moves_for(baseline)]
 
         during = Round("during the correction")
         stop = asyncio.Event()
@@ -157,9 +166,11 @@ async def run(
         watched = asyncio.create_task(watch())
         moving = asyncio.gather(*(moves_until_done(p) for p in pairs))
         phases.append(await metered(during, meter, moving))
+        after = Round("after it")
+        phases.append(await moves_for(after))
         return {
             "correction_seconds": await watched,
-            "rounds": [baseline, during],
+            "rounds": [baseline, during, after],
             "phases": phases,
         }
 
@@ -198,7 +209,9 @@ def report(args: argparse.Namespace, outcome: dict[str, Any]) -> None:
     )
     for result, (seconds, load) in zip(outcome["rounds"], outcome["phases"], strict=True):
         times = [1000 * s for s in result.move_seconds]
-        cores = ", ".join(f"{part} {cpu / seconds:.2f}" for part, cpu in result.cpu_seconds.items())
+        spent = dict(result.cpu_seconds)
+        spent["others"] = spent.pop("machine") - sum(spent.values())
+        cores = ", ".join(f"{part} {cpu / seconds:.2f}" for part, cpu in spent.items())
         print(
             f"{result.kind}: {result.moves} moves, {result.errors} errors, "
             f"p50 {shape.percentile(times, 0.50):.1f} ms, p99 {shape.percentile(times, 0.99):.1f} ms; "
