@@ -212,7 +212,7 @@ def table_detail(*, table: Table) -> dict[str, Any]:
     """One table as the tournament detail shows it: seats, result and score lines."""
     table = Table.objects.select_related("round__tournament").get(pk=table.pk)
     tournament = table.round.tournament
-    entries = {e.pk: e for e in tournament.entries.order_by("pk")}
+    entries = {e.pk: e for e in tournament.entries.select_related("player__player").order_by("pk")}
     seats = list(table.seats.order_by("seat"))
     outcomes = _TableResults(Table.objects.filter(pk=table.pk), entries)
     return _table_summary(table, seats, entries, outcomes, tournament.play)
@@ -237,7 +237,12 @@ def _entry_summary(
 
 
 def _seated(entry: Entry) -> dict[str, Any]:
-    return {"entry": entry.pk, "name": entry.name, "bot": entry.bot_strategy or None}
+    return {
+        "entry": entry.pk,
+        "name": entry.name,
+        "bot": entry.bot_strategy or None,
+        "bot_account": game_selectors.bot_account(entry.player),
+    }
 
 
 def _round_summary(

@@ -1,7 +1,8 @@
 """A bot account (registered with ``"bot": true``) is shown as one wherever its account appears
 (the API guide, "Players and tokens"): its page and the leaderboard (``bot``), the seats of a
 match's views (``bot_account``), match lists and the lobby (``created_by_bot_account``),
-challenges (``from_bot_account``, ``to[].bot_account``) and tournament entries (``bot_account``)."""
+challenges (``from_bot_account``, ``to[].bot_account``) and tournament entries and the seats of
+their tables (``bot_account``)."""
 
 from __future__ import annotations
 
@@ -76,6 +77,11 @@ def test_its_tournament_entry_says_bot_account(robo, alice, staff) -> None:
     robo.post(f"/api/v1/tournaments/{tournament}/register/")
     alice.post(f"/api/v1/tournaments/{tournament}/register/")
 
-    entries = alice.get(f"/api/v1/tournaments/{tournament}/").json()["entries"]
+    staff.post(f"/api/v1/tournaments/{tournament}/start/")
+    staff.post(f"/api/v1/tournaments/{tournament}/next-round/")
 
-    assert [(e["player"], e["bot_account"]) for e in entries] == [("robo", True), ("alice", False)]
+    shown = alice.get(f"/api/v1/tournaments/{tournament}/").json()
+    entries = [(e["player"], e["bot_account"]) for e in shown["entries"]]
+    assert entries == [("robo", True), ("alice", False)]
+    seated = [(s["name"], s["bot_account"]) for s in shown["rounds"][0]["tables"][0]["seats"]]
+    assert sorted(seated) == [("alice", False), ("robo", True)]

@@ -102,7 +102,7 @@ def test_abbott_gives_byes_when_four_do_not_divide_the_field(human_event):
     assert bye.entry_id not in table_seats(table)
     detail = selectors.tournament_detail(tournament=tournament)
     assert detail["rounds"][0]["byes"] == [
-        {"entry": bye.entry_id, "name": bye.entry.name, "bot": None}
+        {"entry": bye.entry_id, "name": bye.entry.name, "bot": None, "bot_account": False}
     ]
     end_match(table.match_id, won_by_seat_0(4, 10))
     rows = {r["entry"]: r for r in selectors.standings_table(tournament=tournament).rows}

@@ -214,6 +214,7 @@ class SeatedSerializer(serializers.Serializer):
     entry = serializers.IntegerField()
     name = serializers.CharField()
     bot = serializers.CharField(allow_null=True)
+    bot_account = serializers.BooleanField(help_text="The entry's player is a bot account.")
 
 
 class TableSeatSerializer(SeatedSerializer):
