@@ -76,6 +76,8 @@ class ScaleOut(Drill):
         self.followers: list[shape.Follower] = []
         self.peaks: dict[str, int] = {}
         self.loads: list[float] = []
+        self.survivor_checks: list[float] = []  # seconds each /healthz of host 2 took
+        self.log_at_kill = 0  # the size of HAProxy's log when host 1 was killed
 
     def stop(self) -> None:
         self.haproxy.terminate()
@@ -100,15 +102,41 @@ class ScaleOut(Drill):
                 follower.reconnects += 1
                 await asyncio.sleep(1)
 
-    async def missed(self, session: Any, follower: shape.Follower) -> int:
-        """Events of the follower's feed after the last one it received (asked until answered)."""
+    async def missed(self, session: Any, follower: shape.Follower, turns: asyncio.Semaphore) -> int:
+        """Events of the follower's feed after the last one it received (asked until answered,
+        ``turns`` at a time)."""
         path = f"/api/v1/players/me/events/?after={follower.last}&limit=1"
-        while True:
-            async with session.get(path, headers=shape.auth(follower.token)) as answer:
-                if answer.status == 200:
-                    return int((await answer.json())["count"])
-                self.tally.add(answer.status)
-            await asyncio.sleep(1)
+        async with turns:
+            while True:
+                async with session.get(path, headers=shape.auth(follower.token)) as answer:
+                    if answer.status == 200:
+                        return int((await answer.json())["count"])
+                    self.tally.add(answer.status)
+                await asyncio.sleep(1)
+
+    async def probe_survivor(self) -> None:
+        """Ask host 2's /healthz directly (not through HAProxy) every second, as HAProxy's check
+        does, and keep how long each answer took (a timeout counts as its 10 s)."""
+        import aiohttp
+
+        url = f"http://127.0.0.1:{self.hosts[1]}/healthz"
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as session:
+            while True:
+                started = time.monotonic()
+                try:
+                    async with session.get(url, headers={"Host": "localhost"}) as answer:
+                        await answer.read()
+                except (aiohttp.ClientError, TimeoutError):
+                    pass
+                self.survivor_checks.append(time.monotonic() - started)
+                await asyncio.sleep(1)
+
+    def haproxy_took_out(self, since: int) -> int:
+        """How many times HAProxy marked host 2 down after the first ``since`` bytes of its log
+        (it logs each change of a server's state on stderr)."""
+        with (self.logs / "haproxy.log").open("rb") as log:
+            log.seek(since)
+            return log.read().count(b"Server web/web2 is DOWN")
 
     def connections(self) -> dict[str, int]:
         """The database connections open now: PgBouncer's to PostgreSQL, PostgreSQL's clients
@@ -156,7 +184,10 @@ class ScaleOut(Drill):
             shape.wait_for_port(self.hosts[1], 60, "the second host")
             self.tables = [await self.seat_a_player(session, n) for n in range(self.args.matches)]
             players = [asyncio.create_task(self.play(session, table)) for table in self.tables]
-            clients = [asyncio.create_task(self.watch_connections())]
+            clients = [
+                asyncio.create_task(self.watch_connections()),
+                asyncio.create_task(self.probe_survivor()),
+            ]
             for number in range(self.args.streams + self.args.polls):
                 follower = shape.Follower(self.tables[number % len(self.tables)].token)
                 self.followers.append(follower)
@@ -166,6 +197,7 @@ class ScaleOut(Drill):
                     await asyncio.sleep(0.5)  # open them in waves, as clients arrive
             await asyncio.sleep(20)
             killed_at = time.monotonic()
+            self.log_at_kill = (self.logs / "haproxy.log").stat().st_size
             self.web.kill()
             self.worker.kill()
             stuck, recovered_in = await self.matches_stuck()
@@ -173,7 +205,8 @@ class ScaleOut(Drill):
             for task in players:
                 task.cancel()
             await asyncio.sleep(15)  # the clients catch up
-            missed = [await self.missed(session, f) for f in self.followers]
+            turns = asyncio.Semaphore(50)
+            missed = await asyncio.gather(*(self.missed(session, f, turns) for f in self.followers))
             for task in clients:
                 task.cancel()
         self.report(stuck, recovered_in, missed)
@@ -205,6 +238,12 @@ class ScaleOut(Drill):
             f"{sum(f.gaps() for f in polls)}, missed at the end {sum(missed[len(streams) :])}"
         )
         print(f"client-side failures (then reconnected): {failures}")
+        checks = self.survivor_checks
+        print(
+            f"host 2's /healthz asked directly: {len(checks)} answers, slowest "
+            f"{max(checks, default=0):.1f} s, {sum(c > 5 for c in checks)} over 5 s; HAProxy took "
+            f"host 2 out {self.haproxy_took_out(self.log_at_kill)} times after the kill"
+        )
         print(f"connections at the peak ({self.web_processes} web processes a host):")
         for name, count in self.peaks.items():
             print(f"  {name:32} {count:5}")

@@ -5,12 +5,19 @@ answers 503, and a host whose own way to the database is broken (its pooler down
 must be taken out while the others serve. The broker is reported but never failed on: every host
 shares the one Redis, and the service works without it (moves commit; bots and turn clocks wait
 for the sweep, which recovers them), so failing on it would take every host out at once and turn
-an outage that loses nothing into a full one (docs/operations.md, "Health checks").
+an outage that loses nothing into a full one.
+
+Nor does it fail on a dependency that is only slow. Each check runs on a thread of its own and is
+waited for :data:`CHECK_SECONDS` at most; one that has not answered by then is reported ``slow``.
+A host that is busy (say the last one up, taking every stream of a host that died) must not be
+taken out for it: the balancer would cut all its streams and leave no host at all. A database that
+refuses connections still fails the check at once (docs/operations.md, "Health checks").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 from django.conf import settings
 from django.db import connection
@@ -20,11 +27,19 @@ from django.views.decorators.http import require_GET
 
 from switchsite.celery import app as celery_app
 
+# How long an answer waits for the checks: well within the balancer's `timeout check` (5 s).
+CHECK_SECONDS = 2.0
+
 
 def check_database() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        cursor.fetchone()
+    """A query on a connection of the check's own, closed after it: the check's thread serves no
+    requests, so nothing else would close a connection the database dropped."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    finally:
+        connection.close()
 
 
 def check_broker() -> None:
@@ -46,19 +61,34 @@ def outcome(check: Callable[[], None]) -> str:
     return "ok"
 
 
+# One thread per check, kept: a check that hangs delays only the later checks of its own kind.
+_threads = {
+    name: ThreadPoolExecutor(1, thread_name_prefix=f"healthz-{name}")
+    for name in ("database", "broker")
+}
+
+
 def run_checks() -> tuple[str, dict[str, str]]:
     """Every check's outcome, and the status they add up to: ``"ok"``, ``"degraded"`` (the
-    broker is down: served all the same) or ``"unavailable"`` (the database is)."""
-    checks = {"database": outcome(check_database)}
+    broker is down, or a check is slow: served all the same) or ``"unavailable"`` (the database
+    failed)."""
+    checks = {"database": check_database}
     if settings.CELERY_BROKER_URL:
-        checks["broker"] = outcome(check_broker)
-    else:
-        checks["broker"] = "not configured (tasks run in-process)"
-    if checks["database"] != "ok":
-        return "unavailable", checks
-    if checks["broker"].startswith("error"):
-        return "degraded", checks
-    return "ok", checks
+        checks["broker"] = check_broker
+    running: dict[str, Future[str]] = {
+        name: _threads[name].submit(outcome, check) for name, check in checks.items()
+    }
+    wait(running.values(), timeout=CHECK_SECONDS)
+    results = {
+        name: future.result() if future.done() else f"slow: no answer within {CHECK_SECONDS:g} s"
+        for name, future in running.items()
+    }
+    results.setdefault("broker", "not configured (tasks run in-process)")
+    if results["database"].startswith("error"):
+        return "unavailable", results
+    if any(result.startswith(("error", "slow")) for result in results.values()):
+        return "degraded", results
+    return "ok", results
 
 
 @never_cache

@@ -1,5 +1,7 @@
 """``GET /healthz``: 200 while the database answers (``degraded`` when the broker does not: served
-all the same), 503 naming the database when it does not."""
+all the same, as when a check is slow), 503 naming the database when it fails."""
+
+import time
 
 import pytest
 
@@ -49,3 +51,15 @@ def test_failing_database_answers_503_naming_the_database(client, settings, monk
 
 def test_only_get_is_allowed(client):
     assert client.post("/healthz").status_code == 405
+
+
+def test_slow_database_is_reported_without_failing(client, settings, monkeypatch):
+    settings.CELERY_BROKER_URL = ""
+    monkeypatch.setattr(health, "CHECK_SECONDS", 0.05)
+    monkeypatch.setattr(health, "check_database", lambda: time.sleep(0.3))
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json()["status"] == "degraded"
+    assert response.json()["checks"]["database"] == "slow: no answer within 0.05 s"
