@@ -54,11 +54,16 @@ def keep_record_deals(match_id: int) -> bool:
 @shared_task
 def sweep_stalled_matches() -> int:
     """Publish again the background work of every match that shows no progress: a bot to move, a
-    turn clock run out. Run every few seconds by ``celery beat`` (or in-process without a broker).
+    turn clock run out, record deals not kept. Run every few seconds by ``celery beat`` (or
+    in-process without a broker).
 
     Returns how many tasks were published.
     """
-    due = {"bot_to_move": play_bot_turns, "clock_overdue": enforce_turn_clock}
+    due = {
+        "bot_to_move": play_bot_turns,
+        "clock_overdue": enforce_turn_clock,
+        "record_deals": keep_record_deals,
+    }
     quiet = timedelta(seconds=settings.SWEEP_STALL_SECONDS)
     return sum(
         republish_stalled(due[kind], match_id, stalled_as=f"{kind}:{match_id}:{version}")

@@ -32,6 +32,9 @@ RESIGN_POLICIES = ("bot", "forfeit")
 # Who plays on for a player who resigns or runs out of time three times (both games have one).
 REPLACEMENT_BOT = "heuristic"
 STRIKES_BEFORE_TAKEOVER = 3
+# How long after a match ended the sweep still looks for its record deals, should the task that
+# keeps them have been lost (a match found later is replayed whenever its record is read).
+RECORD_DEALS_SWEPT_FOR = timedelta(days=1)
 
 
 @dataclass
@@ -370,17 +373,24 @@ def match_resign(*, match_id: int, user: User) -> MatchInPlay:
 
 
 def stalled_matches(*, quiet_for: timedelta) -> list[tuple[str, int, int]]:
-    """(what is due, match id, version) of every active match whose next step is background work
-    that shows no progress: a bot to move for ``quiet_for``, or a turn clock that has run out.
-    Finding them again is what makes a lost task (a dead worker, a broker that was down, a publish
-    that failed) harmless."""
+    """(what is due, match id, version) of every match whose next step is background work that
+    shows no progress: a bot to move for ``quiet_for``, a turn clock that has run out, or the
+    record deals of a match that ended ``quiet_for`` ago (within ``RECORD_DEALS_SWEPT_FOR``) not
+    kept. Finding them again is what makes a lost task (a dead worker, a broker that was down, a
+    publish that failed) harmless."""
     now = timezone.now()
     active = Match.objects.filter(status=Match.Status.ACTIVE)
     bots_due = active.filter(bot_to_move=True, updated_at__lte=now - quiet_for)
     clocks_due = active.filter(turn_deadline__lte=now)
+    records_due = Match.objects.filter(
+        finished_at__gte=now - RECORD_DEALS_SWEPT_FOR,
+        finished_at__lte=now - quiet_for,
+        record_deals__isnull=True,
+    )
     return [
         *(("bot_to_move", pk, v) for pk, v in bots_due.values_list("pk", "version")),
         *(("clock_overdue", pk, v) for pk, v in clocks_due.values_list("pk", "version")),
+        *(("record_deals", pk, v) for pk, v in records_due.values_list("pk", "version")),
     ]
 
 

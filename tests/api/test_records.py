@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import orjson
 import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 import switchsite.tasks
@@ -232,6 +234,18 @@ def test_a_match_that_ends_has_its_record_deals_kept(
     kept = RecordDeals.objects.get(match=match)
     assert json.loads(kept.deals) == json.loads(replayed(alice, match.pk))["deals"]
     assert not tasks.keep_record_deals(match.pk)  # kept once: a second delivery does nothing
+
+
+def test_the_sweep_keeps_the_deals_of_a_match_whose_task_was_lost(tasks_in_process) -> None:
+    match, _ = play("switch", 2, 4, timeouts=False)  # its end's task never ran: nothing commits
+    Match.objects.filter(pk=match.pk).update(finished_at=timezone.now() - timedelta(minutes=1))
+
+    assert tasks.sweep_stalled_matches() == 1
+    assert RecordDeals.objects.filter(match=match).exists()
+    assert tasks.sweep_stalled_matches() == 0
+    Match.objects.filter(pk=match.pk).update(finished_at=timezone.now() - timedelta(days=2))
+    RecordDeals.objects.filter(match=match).delete()
+    assert tasks.sweep_stalled_matches() == 0  # long ended: its record is replayed when read
 
 
 def replayed(client, match_id: int) -> bytes:
