@@ -4,6 +4,8 @@ The API contract names ``round_in_progress``, ``invalid_result``, ``result_recor
 ``bots_need_online_play``, ``round_has_results``, ``has_results`` and ``implausible_tally``; the others are listed in docs/api.md ("Tournaments").
 """
 
+from typing import Self
+
 from switchsite.problems import ServiceError
 
 
@@ -105,6 +107,11 @@ class ClockNotPaused(ServiceError):
 
 class TournamentCancelled(ServiceError):
     status, code = 409, "tournament_cancelled"
+
+    @classmethod
+    def results_closed(cls, name: str) -> Self:
+        """The refusal of a result on a cancelled tournament, the API's and the desk's alike."""
+        return cls(f"{name} is cancelled: its results are closed, none is entered or corrected.")
 
 
 class NotLatestRound(ServiceError):

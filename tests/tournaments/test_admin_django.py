@@ -418,3 +418,23 @@ def test_the_desk_cancels_the_tournament_after_a_confirmation(human_event, admin
     assert 'id="current-round"' not in public
     again = admin_client.post(cancel, follow=True)
     assert messages_shown(again) == ["Tuesday club is cancelled."]
+
+
+def test_a_cancelled_tournament_has_no_result_links_and_its_result_page_says_why(
+    human_event, admin_client
+):
+    tournament = human_event(4, table_size=2, play="offline")
+    step(admin_client, "start", tournament)
+    desk = f"{CHANGELIST}{tournament.pk}/change/"
+    assert result_form(tournament) in admin_client.get(desk).content.decode()
+    admin_client.post(f"{CHANGELIST}{tournament.pk}/cancel/")
+
+    page = admin_client.get(desk).content.decode()
+    assert result_form(tournament) not in page
+    assert "enter result" not in page
+    closed = "Tuesday club is cancelled: its results are closed, none is entered or corrected."
+    for method in (admin_client.get, admin_client.post):
+        answer = method(result_form(tournament), follow=True)
+        assert answer.redirect_chain == [(desk, 302)]
+        assert messages_shown(answer) == [closed]
+    assert not Table.objects.filter(round__tournament=tournament, recorded_at__isnull=False)

@@ -182,6 +182,28 @@ def test_cancel_abandons_open_matches_and_leaves_the_public_index(staff, alice):
     assert b"Tuesday club" not in listed.content
 
 
+def test_a_cancelled_tournament_takes_no_result_nor_correction(staff):
+    path = create(staff, play="offline")
+    register_players(staff, path, 8)
+    staff.post(f"{path}/start/")
+    enter_results(staff, path, 1)
+    staff.post(f"{path}/next-round/")
+    assert staff.post(f"{path}/cancel/").status_code == 200
+    played, waiting = round_tables(staff, path, 1)[0], round_tables(staff, path, 2)[0]
+
+    for table, number in ((played, 1), (waiting, 2)):
+        names = [seat["name"] for seat in table["seats"]]
+        deal = {"winner": names[1], "points_left": dict.fromkeys([names[0], *names[2:]], 5)}
+        url = f"{path}/rounds/{number}/tables/{table['number']}/result/"
+        refused = staff.post(url, {"deals": [deal], "replace": True})
+        assert_problem(refused, 409, "tournament_cancelled")
+        assert "its results are closed" in refused.json()["detail"]
+
+    assert round_tables(staff, path, 1)[0]["result"] == played["result"]
+    assert round_tables(staff, path, 2)[0]["result"] is None
+    assert staff.get(f"{path}/").json()["status"] == "cancelled"
+
+
 def test_a_tournament_with_results_is_not_deleted(staff):
     path = create(staff, play="offline")
     register_players(staff, path, 4)

@@ -240,7 +240,12 @@ class DeskViews(admin.ModelAdmin):
         table_number: int,
     ) -> HttpResponse:
         """A table's result: checked and shown with running totals, then saved (a correction
-        when the table has one already: the earlier versions stay on record)."""
+        when the table has one already: the earlier versions stay on record). A cancelled
+        tournament takes none: back to the desk, saying so."""
+        if tournament.status == Tournament.Status.CANCELLED:
+            closed = errors.TournamentCancelled.results_closed(tournament.name)
+            self.message_user(request, str(closed), messages.ERROR)
+            return self._back(tournament)
         try:
             table = selectors.table_of(
                 tournament=tournament, round_number=round_number, table_number=table_number

@@ -80,13 +80,15 @@ def table_result_enter(
     match is abandoned. A table with a result already needs ``replace`` (a correction, with an
     optional ``reason``); every version is kept (:class:`ResultEntry`), a French tally above the
     plausible needs ``confirm``, and ratings are replayed from the table onwards in the
-    background.
+    background. A cancelled tournament is closed: no result is entered or corrected.
     """
     from tournaments import tasks  # tasks import this module
 
     require_staff(user, "enter a table's result")
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
+        if tournament.status == Tournament.Status.CANCELLED:
+            raise errors.TournamentCancelled.results_closed(tournament.name)
         table = selectors.table_of(
             tournament=tournament, round_number=round_number, table_number=table_number
         )
