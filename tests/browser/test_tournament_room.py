@@ -105,8 +105,9 @@ def test_the_series_page_updates_itself_when_a_result_is_recorded(
 
 
 def test_a_directors_evening_at_the_desk_by_real_clicks_on_a_laptop(staff_page: Page):
-    """Start, drop a player with the Withdraw button (a real click: Playwright refuses to click
-    a button that another element covers), results in, the next round seated without them."""
+    """Start, drop a player with the Withdraw button and its confirmation page (real clicks:
+    Playwright refuses to click a button that another element covers), results in, the next
+    round seated without them."""
     organiser = get_user_model().objects.get(username="desk")
     tournament = services.tournament_create(
         creator=organiser,
@@ -125,7 +126,6 @@ def test_a_directors_evening_at_the_desk_by_real_clicks_on_a_laptop(staff_page: 
         entrants=[services.Entrant(guest=name) for name in [*GUESTS, "Gil Grey"]],
     )
     staff_page.set_viewport_size(LAPTOP)
-    staff_page.on("dialog", lambda dialog: dialog.accept())  # a confirmation, if asked
     staff_page.goto(f"/admin/tournaments/tournament/{tournament.pk}/change/")
 
     staff_page.get_by_role("button", name=re.compile("^Start")).click()
@@ -133,7 +133,9 @@ def test_a_directors_evening_at_the_desk_by_real_clicks_on_a_laptop(staff_page: 
 
     staff_page.locator("#desk summary").click()
     row = staff_page.locator("#desk tr", has_text="Gil Grey")
-    row.get_by_role("button", name="Withdraw").click()
+    row.get_by_role("link", name="Withdraw").click()
+    expect(staff_page.locator("#confirm")).to_contain_text("Gil Grey's results stay")
+    staff_page.get_by_role("button", name="Yes, withdraw Gil Grey").click()
     expect(staff_page.locator(".messagelist")).to_contain_text("Gil Grey is withdrawn")
     screenshot(staff_page, "desk-withdrawn-laptop")
 

@@ -21,6 +21,10 @@ def step(admin_client, name: str, tournament: Tournament):
     return admin_client.post(f"{CHANGELIST}{tournament.pk}/step/", {"step": name}, follow=True)
 
 
+def messages_shown(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
 def test_the_desk_offers_the_next_step_and_refuses_an_early_next_round(human_event, admin_client):
     tournament = human_event(4, table_size=2)
     page = admin_client.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
@@ -224,14 +228,33 @@ def test_a_refused_registration_is_explained_and_enters_nobody(
     assert not tournament.entries.exists()
 
 
-def test_withdraw_from_the_desk(human_event, admin_client):
+def test_withdraw_from_the_desk_after_a_confirmation_naming_the_entry(human_event, admin_client):
     tournament = human_event(3)
-    leaver = tournament.entries.first()
+    leaver = tournament.entries.get(name=f"t{tournament.pk}p1")
+    desk = f"{CHANGELIST}{tournament.pk}/change/"
+    withdraw = f"{CHANGELIST}{tournament.pk}/entries/{leaver.pk}/withdraw/"
+    assert f'href="{withdraw}"' in admin_client.get(desk).content.decode()
 
-    admin_client.post(f"{CHANGELIST}{tournament.pk}/withdraw/", {"name": leaver.name})
+    asked = admin_client.get(withdraw).content.decode()
+    assert f"Withdraw {leaver.name} from Tuesday club?" in asked
+    assert f"{leaver.name}&#x27;s results stay, with their place in the standings." in asked
+    assert f'value="Yes, withdraw {leaver.name}"' in asked
+    assert "No, back to the desk" in asked
+    leaver.refresh_from_db()
+    assert leaver.is_active
 
+    done = admin_client.post(withdraw, follow=True)
+
+    assert done.redirect_chain == [(desk, 302)]
+    assert messages_shown(done) == [f"{leaver.name} is withdrawn (results kept)."]
     leaver.refresh_from_db()
     assert not leaver.is_active
+    assert f'href="{withdraw}"' not in done.content.decode()
+    again = admin_client.post(withdraw, follow=True)
+    assert messages_shown(again) == ["There is no such active entry in this tournament."]
+    stranger = human_event(1).entries.get()
+    elsewhere = f"{CHANGELIST}{tournament.pk}/entries/{stranger.pk}/withdraw/"
+    assert admin_client.get(elsewhere).status_code == 404
 
 
 def test_printable_sheets_list_every_table_and_name(human_event, admin_client):
@@ -299,7 +322,7 @@ def test_view_on_site_leads_to_the_public_page_of_a_public_tournament(human_even
     assert 'href="/tournaments/"' in private_page  # "View site": the public tournaments
 
 
-def test_the_desk_checks_in_lists_byes_and_asks_before_withdrawing(human_event, admin_client):
+def test_the_desk_checks_in_lists_byes_and_links_withdrawing(human_event, admin_client):
     tournament = human_event(9, table_size=4)
     absent = tournament.entries.order_by("pk").last()
     assert absent is not None
@@ -315,7 +338,8 @@ def test_the_desk_checks_in_lists_byes_and_asks_before_withdrawing(human_event, 
     services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
     desk = admin_client.get(page).content.decode()
     assert "No byes this round." in desk  # eight present entries: two tables of four
-    assert f"return confirm('Withdraw {absent.name}?" in desk
+    assert f"/entries/{absent.pk}/withdraw/" in desk
+    assert "confirm(" not in desk
     assert "<strong>absent</strong>" in desk
 
 
@@ -339,10 +363,6 @@ def test_the_admin_names_a_tournament_with_results_instead_of_deleting_it(
 
 
 # --- the desk's ways back: withdraw the round, cancel the tournament ------------------------------
-
-
-def messages_shown(response) -> list[str]:
-    return [str(message) for message in response.context["messages"]]
 
 
 def test_the_desk_withdraws_the_round_after_a_confirmation(human_event, admin_client):
@@ -409,6 +429,7 @@ def test_the_desk_cancels_the_tournament_after_a_confirmation(human_event, admin
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.CANCELLED
     assert cancel not in done.content.decode()
+    assert "/withdraw/" not in done.content.decode()
     assert 'id="desk-clock"' not in done.content.decode()
     assert set(Match.objects.filter(pk__in=matches).values_list("status", flat=True)) == {
         Match.Status.ABANDONED

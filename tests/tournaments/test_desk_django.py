@@ -166,7 +166,7 @@ def test_a_published_round_is_withdrawn_and_seated_again(staff):
 
 def test_cancel_abandons_open_matches_and_leaves_the_public_index(staff, alice):
     path = create(staff, public=True, options=HOUSE_RULES)
-    register_players(staff, path, 4)
+    players = register_players(staff, path, 4)
     match_id = staff.post(f"{path}/start/").json()["rounds"][0]["tables"][0]["match"]
     assert_problem(alice.post(f"{path}/cancel/"), 403, "staff_only")
 
@@ -177,6 +177,7 @@ def test_cancel_abandons_open_matches_and_leaves_the_public_index(staff, alice):
     assert Tournament.objects.get().status == "cancelled"
     assert_problem(staff.post(f"{path}/cancel/"), 409, "tournament_cancelled")
     assert_problem(staff.post(f"{path}/next-round/"), 409, "tournament_cancelled")
+    assert_problem(staff.post(f"{path}/withdraw/", {"name": players[0]}), 409, "not_registering")
     listed = alice.get("/tournaments/")
     assert listed.status_code == 200
     assert b"Tuesday club" not in listed.content

@@ -60,22 +60,27 @@ class DeskViews(admin.ModelAdmin):
         return self._back(tournament)
 
     def withdraw_view(
-        self, request: AuthenticatedHttpRequest, tournament: Tournament
+        self, request: AuthenticatedHttpRequest, tournament: Tournament, entry_id: int
     ) -> HttpResponse:
-        """Drop an entry (POST ``name``): it keeps its results and is not seated again."""
-        if request.method != "POST":
-            raise Http404("Withdraw with the button on the tournament's page.")
-        try:
-            entry = services.entry_withdraw(
-                tournament_id=tournament.pk, user=request.user, name=request.POST.get("name", "")
-            )
-        except problem_classes() as error:
-            self.message_user(request, str(error), messages.ERROR)
-        else:
-            self.message_user(
-                request, f"{entry.name} is withdrawn (results kept).", messages.SUCCESS
-            )
-        return self._back(tournament)
+        """Drop an entry (``services.entry_withdraw``) after a confirmation page naming it: it
+        keeps its results and is not seated again."""
+        entry = tournament.entries.filter(pk=entry_id).first()
+        if entry is None:
+            raise Http404("No such entry in this tournament.")
+        return self._confirmed(
+            request,
+            tournament,
+            question=f"Withdraw {entry.name} from {tournament}?",
+            consequences=[
+                f"{entry.name}'s results stay, with their place in the standings.",
+                f"{entry.name} is not seated in any later round.",
+            ],
+            button=f"Yes, withdraw {entry.name}",
+            act=lambda: services.entry_withdraw(
+                tournament_id=tournament.pk, user=request.user, name=entry.name
+            ),
+            done=f"{entry.name} is withdrawn (results kept).",
+        )
 
     def round_withdraw_view(
         self, request: AuthenticatedHttpRequest, tournament: Tournament, round_number: int
@@ -131,8 +136,9 @@ class DeskViews(admin.ModelAdmin):
         act: Callable[[], object],
         done: str,
     ) -> HttpResponse:
-        """One of the desk's ways back: what it will do, on a confirmation page (GET), then the
-        service (POST), back to the desk with what was done or why it was refused."""
+        """A desk action that asks first (withdraw an entry or a round, cancel): what it will do,
+        on a confirmation page (GET), then the service (POST), back to the desk with what was
+        done or why it was refused."""
         if request.method != "POST":
             return self._page(
                 request,

@@ -162,7 +162,11 @@ class TournamentAdmin(DeskViews):
         name = "tournaments_tournament_"
         return [
             path("<int:object_id>/step/", view(self.step_view), name=f"{name}step"),
-            path("<int:object_id>/withdraw/", view(self.withdraw_view), name=f"{name}withdraw"),
+            path(
+                "<int:object_id>/entries/<int:entry_id>/withdraw/",
+                view(self.withdraw_view),
+                name=f"{name}withdraw",
+            ),
             path("<int:object_id>/clock/", view(self.clock_view), name=f"{name}clock"),
             path(
                 "<int:object_id>/rounds/<int:round_number>/withdraw/",

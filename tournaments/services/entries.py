@@ -104,8 +104,8 @@ def entry_withdraw(
     """
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
-        if tournament.status == Tournament.Status.FINISHED:
-            raise errors.NotRegistering("The tournament is finished.")
+        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            raise errors.NotRegistering(f"The tournament is {tournament.status}.")
         if name is not None:
             require_staff(user, "withdraw another entry")
             entry = Entry.objects.filter(tournament=tournament, name__iexact=name.strip()).first()
