@@ -2,10 +2,14 @@
 scope `seat` (the staff detail's `play_url`), which allows that seat's moves and views only."""
 
 import pytest
+from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from games.models import Match, Player, Seat
+from switchsite.models import ApiToken
 from tests.api.conftest import assert_problem
 from tests.tournaments.conftest import TOURNAMENT
+from tournaments.models import Entry
 
 pytestmark = pytest.mark.django_db
 
@@ -131,3 +135,30 @@ def test_deleting_the_tournament_revokes_its_seat_links(started, staff):
 
     for link in links:
         assert_problem(link.get("/api/v1/players/me/"), 401, "authentication_failed")
+
+
+def test_deleting_the_tournament_deletes_the_guests_users_no_match_seats(staff, alice, bob):
+    """Chloé and Dan are seated in round 1's matches, which outlive the tournament (abandoned,
+    kept for alice and bob): their users stay, inert. Eve, absent, never sat in one: her user
+    goes, with its game profile and seat link."""
+    body = {**TOURNAMENT, "table_size": 2, "rounds": 1, "deals_per_round": 1}
+    tournament_id = staff.post("/api/v1/tournaments/", body).json()["id"]
+    path = f"/api/v1/tournaments/{tournament_id}"
+    for client in (alice, bob):
+        assert client.post(f"{path}/register/").status_code == 200
+    for name in (*GUESTS, "Eve"):
+        assert staff.post(f"{path}/register/", {"guest": name}).status_code == 200
+    assert staff.post(f"{path}/checkin/", {"name": "Eve", "present": False}).status_code == 200
+    assert staff.post(f"{path}/start/").status_code == 200
+    users = dict(Entry.objects.filter(guest_user__isnull=False).values_list("name", "guest_user"))
+    assert set(users) == {*GUESTS, "Eve"}
+
+    assert staff.http.delete(f"{path}/").status_code == 204
+
+    assert not get_user_model().objects.filter(pk=users["Eve"]).exists()
+    assert not Player.objects.filter(user_id=users["Eve"]).exists()
+    kept = get_user_model().objects.filter(pk__in=[users[name] for name in GUESTS])
+    assert len(kept) == len(GUESTS)
+    assert not any(user.has_usable_password() for user in kept)
+    assert not ApiToken.objects.filter(user__in=kept).exists()
+    assert Seat.objects.filter(player__in=kept, match__status=Match.Status.ABANDONED).count() == 2

@@ -15,7 +15,7 @@ from games.models import Match
 from tournaments import errors, selectors
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.services.common import locked_tournament, require_staff
-from tournaments.services.seat_links import seat_links_revoke
+from tournaments.services.seat_links import guest_users, guest_users_retire
 
 ROUND_WITHDRAWN = "round_withdrawn"
 TOURNAMENT_CANCELLED = "tournament_cancelled"
@@ -89,7 +89,8 @@ def tournament_cancel(*, tournament_id: int, user: User) -> Tournament:
 
 def tournament_delete(*, tournament_id: int, user: User) -> None:
     """Remove a tournament that has no recorded result (staff), whatever its state; its open
-    matches are abandoned first. A tournament with results is cancelled instead (409)."""
+    matches are abandoned first, and its guests' users go unless a match seats them. A
+    tournament with results is cancelled instead (409)."""
     require_staff(user, "delete a tournament")
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
@@ -99,10 +100,12 @@ def tournament_delete(*, tournament_id: int, user: User) -> None:
                 f"{tournament.name} has recorded results: cancel it instead of deleting it."
             )
         _abandon(tables, TOURNAMENT_DELETED)
-        # Seats, byes and score lines protect their entries: the rounds go first.
+        # Seats, byes and score lines protect their entries, entries their guests' users: the
+        # rounds go first, the users last.
         tournament.rounds.all().delete()
-        seat_links_revoke(tournament)
+        guests = guest_users(tournament)
         tournament.entries.all().delete()
+        guest_users_retire(guests)
         tournament.delete()
 
 

@@ -8,6 +8,8 @@ which allows that user's matches and feed and nothing else (switchsite.api.authe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
@@ -38,16 +40,20 @@ def guest_online(entry: Entry, tournament: Tournament) -> None:
         seat_holder(entry)
 
 
-def seat_links_revoke(tournament: Tournament) -> None:
-    """The guests' seat links stop working (the tournament is being deleted); their users stay,
-    holding their seats in the matches that remain."""
-    game_services.seat_tokens_revoke(
-        user_ids=list(
-            tournament.entries.filter(guest_user__isnull=False).values_list(
-                "guest_user_id", flat=True
-            )
-        )
+def guest_users(tournament: Tournament) -> list[int]:
+    """Ids of the users holding the seats of the tournament's guests."""
+    return list(
+        tournament.entries.filter(guest_user__isnull=False).values_list("guest_user_id", flat=True)
     )
+
+
+def guest_users_retire(user_ids: Sequence[int]) -> None:
+    """The guests' users of a deleted tournament, once their entries are gone: their seat links
+    stop working, and a user no match seats is deleted with its game profile, feed and tokens.
+    One seated in a match (abandoned, kept for the others at its table) stays, named there, but
+    inert: no password, no token."""
+    game_services.seat_tokens_revoke(user_ids=user_ids)
+    get_user_model().objects.filter(pk__in=user_ids, seats__isnull=True).delete()
 
 
 def _guest_user_create(entry: Entry) -> User:
