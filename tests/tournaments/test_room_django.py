@@ -86,6 +86,8 @@ def test_the_clock_refuses_bad_requests_with_clear_codes(staff, alice):
     assert_problem(staff.post(clock_path, {"resume": True}), 409, "clock_not_paused")
     assert_problem(staff.post(f"{path}/rounds/2/clock/", {"minutes": 40}), 404, "not_found")
     assert_problem(alice.post(clock_path, {"minutes": 40}), 403, "staff_only")
+    assert staff.post(f"{path}/cancel/").status_code == 200
+    assert_problem(staff.post(clock_path, {"minutes": 40}), 409, "tournament_cancelled")
 
 
 def test_every_write_counts_a_revision_and_the_stream_reports_it(staff):

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from tournaments import errors
 from tournaments.core.clock import ClockError, RoundClock
-from tournaments.models import Round
+from tournaments.models import Round, Tournament
 from tournaments.services.common import locked_tournament, require_staff
 
 
@@ -22,10 +22,13 @@ def round_clock(
     resume: bool = False,
 ) -> Round:
     """Start the clock of a published round for ``minutes`` (restarting it if need be), or pause
-    or resume it. Every screen counts down to the stored end, so they all agree."""
+    or resume it. Every screen counts down to the stored end, so they all agree. A cancelled
+    tournament has no round in play, so no clock to run."""
     require_staff(user, "run the round clock")
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
+        if tournament.status == Tournament.Status.CANCELLED:
+            raise errors.TournamentCancelled(f"{tournament.name} is cancelled.")
         played = tournament.rounds.filter(number=round_number, status__in=Round.PLAYED).first()
         if played is None:
             raise errors.RoundNotFound(f"Round {round_number} is not published.")
