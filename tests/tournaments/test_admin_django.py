@@ -429,7 +429,10 @@ def test_the_desk_cancels_the_tournament_after_a_confirmation(human_event, admin
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.CANCELLED
     assert cancel not in done.content.decode()
-    assert "/withdraw/" not in done.content.decode()
+    closed = done.content.decode()
+    assert "/withdraw/" not in closed
+    assert "/checkin/" not in closed
+    assert "/register/" not in closed
     assert 'id="desk-clock"' not in done.content.decode()
     assert set(Match.objects.filter(pk__in=matches).values_list("status", flat=True)) == {
         Match.Status.ABANDONED

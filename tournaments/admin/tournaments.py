@@ -207,7 +207,7 @@ def _desk(tournament: Tournament) -> dict[str, Any]:
     """What the desk panel of the tournament's page shows: the next steps, the current round's
     tables with their results, the ways back (withdraw the round while none of its tables has a
     result, cancel the tournament until it is finished; each asks for confirmation) and the
-    entries."""
+    entries, with their buttons until the tournament is finished or cancelled."""
     seated = selectors.round_seating(
         rounds=selectors.tournament_detail(tournament=tournament)["rounds"], number=None
     )
@@ -222,7 +222,8 @@ def _desk(tournament: Tournament) -> dict[str, Any]:
             "admin:tournaments_tournament_round_withdraw", args=[tournament.pk, seated["number"]]
         )
         ways_back.append((url, f"Withdraw round {seated['number']}"))
-    if tournament.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+    still_open = tournament.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+    if still_open:
         url = reverse("admin:tournaments_tournament_cancel", args=[tournament.pk])
         ways_back.append((url, "Cancel the tournament"))
     steps = []
@@ -236,6 +237,8 @@ def _desk(tournament: Tournament) -> dict[str, Any]:
         "desk_steps": steps,
         "desk_draft": drafted,
         "desk_ways_back": ways_back,
+        # Entries are registered, checked in and withdrawn only until the end.
+        "desk_open": still_open,
         "desk_round": seated,
         "desk_entries": list(tournament.entries.order_by("name")),
     }
