@@ -106,15 +106,16 @@ def game_record(
     *,
     match: Mapping[str, Any],
     players: Sequence[Mapping[str, Any]],
-    deals: Sequence[Mapping[str, Any]],
+    deals: Any,
     result: Mapping[str, Any] | None,
 ) -> Record:
-    """A record from its parts: ``deals`` as :func:`deals_from_log` gives them."""
+    """A record from its parts: ``deals`` as :func:`deals_from_log` gives them — or, for a record
+    that is only to be written out, already written in a form its writer copies as it is."""
     return {
         "format": FORMAT,
         "match": dict(match),
         "players": [dict(p) for p in players],
-        "deals": [dict(d) for d in deals],
+        "deals": deals,
         "result": result,
     }
 
