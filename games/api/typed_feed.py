@@ -20,6 +20,11 @@ from games.api.typed import (
 )
 from games.models import Challenge
 
+
+def bot_account() -> serializers.BooleanField:
+    return serializers.BooleanField(help_text="That player is a bot account.")
+
+
 FEED_DATA: dict[str, tuple[str, dict[str, serializers.Field]]] = {
     "your_turn": (
         "It is your turn; `view` is your full view then, legal_moves included.",
@@ -35,17 +40,18 @@ FEED_DATA: dict[str, tuple[str, dict[str, serializers.Field]]] = {
     ),
     "player_joined": (
         "Someone took a seat in a waiting match of yours.",
-        {"seat": seat(), "player": serializers.CharField()},
+        {"seat": seat(), "player": serializers.CharField(), "bot_account": bot_account()},
     ),
     "player_left": (
         "Someone left a waiting match of yours.",
-        {"seat": seat(), "player": serializers.CharField()},
+        {"seat": seat(), "player": serializers.CharField(), "bot_account": bot_account()},
     ),
     "challenge": (
         "You are challenged.",
         {
             "challenge": serializers.IntegerField(),
             "from": serializers.CharField(),
+            "from_bot_account": bot_account(),
             "ruleset": serializers.CharField(),
         },
     ),

@@ -18,6 +18,7 @@ from games import errors
 from games.models import Challenge, Invitation, Match
 from games.recording import FeedEntry, feed_append
 from games.rules import catalog
+from games.selectors import bot_account
 from games.services.matches import match_create, match_start, validated_bots
 from games.services.players import player_profile
 
@@ -98,6 +99,7 @@ def challenge_create(
         data = {
             "challenge": challenge.pk,
             "from": challenger.get_username(),
+            "from_bot_account": bot_account(challenger),
             "ruleset": settings.ruleset,
         }
         feed_append([FeedEntry(user.pk, "challenge", None, data) for user in users])

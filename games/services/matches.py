@@ -23,7 +23,7 @@ from games.models import Match, MatchEvent, Seat
 from games.recording import FeedEntry
 from games.replay import turn_defaults
 from games.rules import catalog, protocol
-from games.selectors import MatchInPlay, match_in_play
+from games.selectors import MatchInPlay, bot_account, match_in_play
 from games.services.decision import Abandon, Start
 from games.services.pipeline import Change, advance, retrying
 from games.services.players import player_profile
@@ -230,8 +230,9 @@ def _free_seats(play: MatchInPlay) -> list[Seat]:
 
 
 def _seat_news(play: MatchInPlay, news: str, seat: int, user: User) -> list[FeedEntry]:
-    """``player_joined`` / ``player_left`` for every other player seated at a waiting match."""
-    data = {"seat": seat, "player": user.get_username()}
+    """``player_joined`` / ``player_left`` for every other player seated at a waiting match (the
+    user's profile read with them: whether they are a bot account)."""
+    data = {"seat": seat, "player": user.get_username(), "bot_account": bot_account(user)}
     return [
         FeedEntry(s.player_id, news, play.match.pk, data)
         for s in play.seats
@@ -349,7 +350,8 @@ def match_resign(*, match_id: int, user: User) -> MatchInPlay:
         seat = _own_seat(play.seats, user)
         change = Change()
         if match.status == Match.Status.WAITING:
-            change.feed += _seat_news(play, "player_left", seat.index, user)
+            assert seat.player is not None  # the user's own seat, read with their profile
+            change.feed += _seat_news(play, "player_left", seat.index, seat.player)
             seat.player = None
             change.seat_changed(seat, "player")
             advance(play, [], change)

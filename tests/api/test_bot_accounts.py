@@ -6,6 +6,8 @@ their tables (``bot_account``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
@@ -24,6 +26,11 @@ def robo() -> Client:
     return Client("robo", registered["token"])
 
 
+def feed(client: Client, *types: str) -> list[dict[str, Any]]:
+    entries = client.get("/api/v1/players/me/events/").json()["results"]
+    return [e["data"] for e in entries if e["type"] in types]
+
+
 def test_its_seats_in_every_view_say_bot_account(robo, alice) -> None:
     match_id = robo.post("/api/v1/matches/", {"ruleset": "switch", "seats": 3}).json()["id"]
     alice.post(f"/api/v1/matches/{match_id}/join/")
@@ -35,6 +42,18 @@ def test_its_seats_in_every_view_say_bot_account(robo, alice) -> None:
             ("alice", False),
             (None, False),
         ]
+
+
+def test_the_feed_says_whether_who_joined_left_or_challenged_is_one(robo, alice) -> None:
+    match_id = alice.post("/api/v1/matches/", {"ruleset": "switch", "seats": 2}).json()["id"]
+    robo.post(f"/api/v1/matches/{match_id}/join/")
+    robo.post(f"/api/v1/matches/{match_id}/resign/")
+    robo.post("/api/v1/challenges/", {"to": ["alice"], "ruleset": "switch", "seats": 2})
+
+    news = feed(alice, "player_joined", "player_left")
+    assert [(d["player"], d["bot_account"]) for d in news] == [("robo", True), ("robo", True)]
+    (challenge,) = feed(alice, "challenge")
+    assert (challenge["from"], challenge["from_bot_account"]) == ("robo", True)
 
 
 def test_match_lists_and_the_lobby_say_whether_the_creator_is_one(robo, alice, bob) -> None:

@@ -52,9 +52,9 @@ def test_joining_and_leaving_are_told_to_the_players_seated(alice, bob, carol):
 
     alice_news = [(e["type"], e["data"]) for e in feed(alice, "player_joined", "player_left")]
     assert alice_news == [
-        ("player_joined", {"match": match, "seat": 1, "player": "bob"}),
-        ("player_joined", {"match": match, "seat": 2, "player": "carol"}),
-        ("player_left", {"match": match, "seat": 2, "player": "carol"}),
+        ("player_joined", {"match": match, "seat": 1, "player": "bob", "bot_account": False}),
+        ("player_joined", {"match": match, "seat": 2, "player": "carol", "bot_account": False}),
+        ("player_left", {"match": match, "seat": 2, "player": "carol", "bot_account": False}),
     ]
     assert [e["data"]["player"] for e in feed(bob, "player_joined", "player_left")] == [
         "carol",
@@ -94,7 +94,13 @@ def test_a_challenge_accepted_by_every_invitee_becomes_a_started_match(alice, bo
     ]
     assert (sent["status"], sent["match"], sent["seats"], sent["deals"]) == ("pending", None, 4, 2)
     assert [e["data"] for e in feed(bob, "challenge")] == [
-        {"match": None, "challenge": sent["id"], "from": "alice", "ruleset": "switch"}
+        {
+            "match": None,
+            "challenge": sent["id"],
+            "from": "alice",
+            "from_bot_account": False,
+            "ruleset": "switch",
+        }
     ]
 
     halfway = bob.post(f"/api/v1/challenges/{sent['id']}/accept/").json()
