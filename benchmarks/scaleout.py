@@ -17,7 +17,8 @@ up.
 
 It prints: the answers the players got (500s counted apart), the matches stuck (not moved on by
 four versions within 90 s of the kills), each stream's and poll's gaps (a ``seq`` skipped) and
-what it missed at the end (events of its feed after the last one it received), reconnections,
+what it missed 15 s after play stopped (events of its feed after the last one it received) and
+when every follower had them all (up to 180 s after play stopped: late, or lost?), reconnections,
 and the database connections at their peak (sampled every 5 s): PgBouncer's server connections,
 PostgreSQL's clients, and each host's, worker's and beat's connections to PgBouncer and straight
 to PostgreSQL.
@@ -52,6 +53,10 @@ def haproxy_config(port: int, hosts: list[int]) -> str:
         lines.append(line)
     lines += [f"    server web{n} 127.0.0.1:{p} check" for n, p in enumerate(hosts, 1)]
     return "\n".join(lines) + "\n"
+
+
+# How long after play stops the followers are given to receive every event of their feeds.
+CATCH_UP_SECONDS = 180
 
 
 class ScaleOut(Drill):
@@ -102,15 +107,19 @@ class ScaleOut(Drill):
                 follower.reconnects += 1
                 await asyncio.sleep(1)
 
-    async def missed(self, session: Any, follower: shape.Follower, turns: asyncio.Semaphore) -> int:
-        """Events of the follower's feed after the last one it received (asked until answered,
-        ``turns`` at a time)."""
-        path = f"/api/v1/players/me/events/?after={follower.last}&limit=1"
+    async def missed(
+        self, session: Any, follower: shape.Follower, turns: asyncio.Semaphore
+    ) -> tuple[int, int]:
+        """The events of the follower's feed after the last one it received, and the feed's latest
+        seq (asked until answered, ``turns`` at a time)."""
         async with turns:
             while True:
+                last = follower.last
+                path = f"/api/v1/players/me/events/?after={last}&limit=1"
                 async with session.get(path, headers=shape.auth(follower.token)) as answer:
                     if answer.status == 200:
-                        return int((await answer.json())["count"])
+                        count = int((await answer.json())["count"])
+                        return count, last + count
                     self.tally.add(answer.status)
                 await asyncio.sleep(1)
 
@@ -204,14 +213,31 @@ class ScaleOut(Drill):
             await asyncio.sleep(max(0.0, 60 - (time.monotonic() - killed_at)))
             for task in players:
                 task.cancel()
+            stopped_at = time.monotonic()
             await asyncio.sleep(15)  # the clients catch up
             turns = asyncio.Semaphore(50)
-            missed = await asyncio.gather(*(self.missed(session, f, turns) for f in self.followers))
+            asked = await asyncio.gather(*(self.missed(session, f, turns) for f in self.followers))
+            missed = [count for count, _ in asked]
+            caught_up_in = await self.caught_up([latest for _, latest in asked], stopped_at)
             for task in clients:
                 task.cancel()
-        self.report(stuck, recovered_in, missed)
+        self.report(stuck, recovered_in, missed, caught_up_in)
 
-    def report(self, stuck: int, recovered_in: float, missed: list[int]) -> None:
+    async def caught_up(self, latest: list[int], stopped_at: float) -> str:
+        """Wait (up to CATCH_UP_SECONDS after play stopped) until every follower has its feed's
+        ``latest`` seq: were the events it missed late, or lost? (No new event is written once
+        the players have stopped.)"""
+        while time.monotonic() - stopped_at < CATCH_UP_SECONDS:
+            behind = sum(
+                max(0, seq - f.last) for f, seq in zip(self.followers, latest, strict=True)
+            )
+            if not behind:
+                seconds = time.monotonic() - stopped_at
+                return f"every follower had them all {seconds:.0f} s after play stopped"
+            await asyncio.sleep(1)
+        return f"{behind} events still not received {CATCH_UP_SECONDS} s after play stopped"
+
+    def report(self, stuck: int, recovered_in: float, missed: list[int], caught_up: str) -> None:
         streams = self.followers[: self.args.streams]
         polls = self.followers[self.args.streams :]
         failures: dict[str, int] = {}
@@ -230,14 +256,17 @@ class ScaleOut(Drill):
         )
         print(
             f"streams: events {sum(len(f.seqs) for f in streams)}, gaps "
-            f"{sum(f.gaps() for f in streams)}, missed at the end {sum(missed[: len(streams)])}, "
+            f"{sum(f.gaps() for f in streams)}, missed 15 s after play stopped "
+            f"{sum(missed[: len(streams)])}, "
             f"reconnects {sum(f.reconnects for f in streams)}"
         )
         print(
             f"long polls: events {sum(len(f.seqs) for f in polls)}, gaps "
-            f"{sum(f.gaps() for f in polls)}, missed at the end {sum(missed[len(streams) :])}"
+            f"{sum(f.gaps() for f in polls)}, missed 15 s after "
+            f"play stopped {sum(missed[len(streams) :])}"
         )
         print(f"client-side failures (then reconnected): {failures}")
+        print(caught_up)
         checks = self.survivor_checks
         print(
             f"host 2's /healthz asked directly: {len(checks)} answers, slowest "
