@@ -1,7 +1,7 @@
 """A rating correction over a long history while the players it touches go on moving.
 
     python -m benchmarks.ratings_correction [--games 100000] [--clients 16] [--seconds 15]
-                                            [--pause 0]
+                                            [--pause 0] [--worker-nice 0]
 
 It starts its own PostgreSQL and Redis (:mod:`benchmarks.shape`), makes ``2 × --clients`` players,
 and stores ``--games`` rated results of four-player shedding tables (each with two of those
@@ -15,7 +15,9 @@ moves go on until the replay is done, and then for ``--seconds`` more (the same 
 correction: whether other jobs on the machine changed meanwhile). It prints how long the
 correction took; for each of the three rounds, the move answers' p50/p99, the machine's load, and
 the cores that the web tier, the worker, PostgreSQL, this client and other jobs kept busy (where
-the time goes).
+the time goes). ``--worker-nice`` gives the worker's session a lower CPU weight than the web tier's
+(Linux's autogroup nice: with autogroup scheduling, the nice of a process counts only within its
+session) — what a worker of its own for the replay, run at a lower weight, would get.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import random
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from benchmarks import shape
@@ -184,6 +187,12 @@ def main() -> None:
         default=0.0,
         help="seconds a client thinks after each move (0: as fast as answers come)",
     )
+    parser.add_argument(
+        "--worker-nice",
+        type=int,
+        default=0,
+        help="nice of the worker's session (/proc/<pid>/autogroup): its CPU weight against the web's",
+    )
     args = parser.parse_args()
 
     with shape.PrivateServices("switch-ratings-", shape.UNTHROTTLED) as services:
@@ -192,6 +201,8 @@ def main() -> None:
         print(f"{args.games} rated results stored and rated in {stored_in:.1f} s (in-process)")
         server, url = shape.web(services.env, services.logs, args.workers)
         worker = shape.worker(services.env, services.logs, "ratings", concurrency=1)
+        if args.worker_nice:
+            Path(f"/proc/{worker.pid}/autogroup").write_text(str(args.worker_nice))
         try:
             outcome = asyncio.run(
                 run(args, url, pairs, cpu_meter(server, worker, services.postgres))
