@@ -22,7 +22,8 @@ from games.models import Challenge
 
 
 def bot_account() -> serializers.BooleanField:
-    return serializers.BooleanField(help_text="That player is a bot account.")
+    # Not required: entries written before it was added lack it (the feed keeps what was written).
+    return serializers.BooleanField(required=False, help_text="That player is a bot account.")
 
 
 FEED_DATA: dict[str, tuple[str, dict[str, serializers.Field]]] = {
