@@ -68,7 +68,7 @@ def match_get(*, match_id: int) -> Match:
 _seats_with_match = CachedSqlQuery(
     lambda match_id: (
         Seat.objects.filter(match_id=match_id)
-        .select_related("match__created_by", "player__player")
+        .select_related("match__created_by__player", "player__player")
         .order_by("index")
     )
 )
@@ -137,6 +137,7 @@ def match_view(*, play: MatchInPlay, seat: int | None) -> dict[str, Any]:
         "practice": bool(match.practice_seed),
         "turn_deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
         "created_by": match.created_by.get_username(),
+        "created_by_bot_account": bot_account(match.created_by),
         "shuffle_commitment": seed_commitment(bytes.fromhex(match.deal_seed))
         if match.deal_seed
         else None,

@@ -418,6 +418,7 @@ class ViewBase(serializers.Serializer):
     )
     turn_deadline = serializers.DateTimeField(allow_null=True)
     created_by = serializers.CharField()
+    created_by_bot_account = serializers.BooleanField(help_text="The creator is a bot account.")
     shuffle_commitment = serializers.CharField(
         allow_null=True, help_text="SHA-256 of the deal's secret seed."
     )

@@ -36,7 +36,9 @@ def test_its_seats_in_every_view_say_bot_account(robo, alice) -> None:
     alice.post(f"/api/v1/matches/{match_id}/join/")
 
     for client in (robo, alice):
-        seats = client.get(f"/api/v1/matches/{match_id}/").json()["seats"]
+        view = client.get(f"/api/v1/matches/{match_id}/").json()
+        assert view["created_by_bot_account"] is True
+        seats = view["seats"]
         assert [(s["player"], s["bot_account"]) for s in seats] == [
             ("robo", True),
             ("alice", False),
