@@ -29,12 +29,13 @@ class Grouping(Generic[Entry]):
 class SwapSearch(Generic[Entry]):
     """Local search over swaps of two entries between tables of the same round.
 
-    A tabu search first, which only moves entries out of a repeat and always takes the best such
-    swap (after Dotú and Van Hentenryck's local search for the social golfer problem): it repairs
-    a greedy start with a few repeats at a cost that grows with the repeats, not the field, and
-    gives up after a few steps without progress. If repeats remain, simulated annealing (it finds
-    the 16-players-tables-of-4 schedule in hundredths of a second), then the tabu search again
-    from the best plan found, which gets out of the plateaus annealing stalls on.
+    A tabu search first (except in Swiss seating), which only moves entries out of a repeat and
+    always takes the best such swap (after Dotú and Van Hentenryck's local search for the social
+    golfer problem): it repairs a greedy start with a few repeats at a cost that grows with the
+    repeats, not the field, and gives up after a few steps without progress. If repeats remain,
+    simulated annealing (it finds the 16-players-tables-of-4 schedule in hundredths of a second),
+    then the tabu search again from the best plan found, which gets out of the plateaus annealing
+    stalls on.
 
     ``meet[a][b]`` holds how often entries ``a`` and ``b`` have met, history included, so the
     change in cost of a swap is read off the rows of the two entries swapped. The last table of
@@ -235,10 +236,13 @@ class SwapSearch(Generic[Entry]):
         ]
         if not movable:
             return self._groupings(self.rounds)
-        # A start with few repeats (a greedy start on a large field) is repaired by the tabu
-        # search alone, which looks only at entries in repeats where annealing would wander the
-        # whole plan; it gives up soon on a start it cannot improve.
-        best, best_cost = self._tabu(movable, self._cost(), good_enough, self.TABU_STALL)
+        best, best_cost = self._snapshot(), self._cost()
+        if not self.distance_weight:
+            # A start with few repeats (a greedy start on a large field) is repaired by the tabu
+            # search alone, which looks only at entries in repeats where annealing would wander
+            # the whole plan; it gives up soon on a start it cannot improve. Swiss seating (which
+            # also weighs how far entries move) anneals first, as it did: it left fewer repeats so.
+            best, best_cost = self._tabu(movable, best_cost, good_enough, self.TABU_STALL)
         if best_cost > good_enough:
             self._load(best)
             best, best_cost = self._anneal(movable, good_enough)

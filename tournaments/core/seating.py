@@ -28,10 +28,10 @@ plays. The searches below never swap a bot on a bye with a human at a table, so 
 **Repeats** (``tournaments.core.meetings``): a pair meeting again costs more each time. The
 ``balanced`` and ``swiss`` modes minimise the total by swapping two entries between tables of the
 same round (``tournaments.core.search``: a tabu search that moves entries out of repeats, then,
-if repeats remain, simulated annealing and the tabu search again), for a fixed number of steps
-driven by ``random.Random(seed)``, so the same entries, history and seed give the same draw. The
-search stops early when it reaches the unavoidable minimum, and may otherwise stop short of the
-true minimum.
+if repeats remain, simulated annealing and the tabu search again; ``swiss`` anneals first), for a
+fixed number of steps driven by ``random.Random(seed)``, so the same entries, history and seed give
+the same draw. The search stops early when it reaches the unavoidable minimum, and may otherwise
+stop short of the true minimum.
 
 **Modes.** ``random``: a random partition. ``balanced``: every round still to play is planned at
 once (round-by-round seating misses schedules without repeats, e.g. 16 players at tables of 4 over 5
