@@ -21,7 +21,7 @@ from django.db.models import Prefetch
 from games import errors
 from games.gamerecord import Record, deals_from_log, game_record, record_from_log
 from games.models import Match, MatchEvent, Seat
-from games.selectors import REVEALED_STATUSES
+from games.selectors import REVEALED_STATUSES, bot_account
 
 # How many matches an export reads at once: three queries per chunk (matches, seats, events of
 # the matches whose record deals were not kept).
@@ -93,7 +93,9 @@ def _with_seats_and_events(matches: Any) -> Any:
         matches.select_related("archived_log", "record_deals")
         .defer("state", "archived_log__events")  # read only when the log is replayed
         .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index")),
+            Prefetch(
+                "seats", queryset=Seat.objects.select_related("player__player").order_by("index")
+            ),
             Prefetch("events", queryset=events),
         )
     )
@@ -152,6 +154,7 @@ def _players(match: Match) -> list[dict[str, Any]]:
         {
             "seat": seat.index,
             "player": seat.player.get_username() if seat.player else None,
+            "bot_account": bot_account(seat.player),
             "bot": seat.bot_strategy or None,
             "resigned": seat.resigned,
         }

@@ -16,7 +16,7 @@ A record, as JSON::
     {"format": "switch-record/1",
      "match": {"id", "ruleset", "game", "seat_count", "options", "deals", "target", "layout",
                "turn_seconds", "status", "practice", "created_at", "finished_at"},
-     "players": [{"seat", "player", "bot", "resigned"}, …],
+     "players": [{"seat", "player", "bot_account", "bot", "resigned"}, …],
      "deals": [{"number", "seed", "shuffle_commitment",
                 "actions": [{"seat", "action"} or {"seat", "action", "timeout": true}, …]}, …],
      "result": the match's result}

@@ -19,7 +19,8 @@ Actions: ``play <card>`` (then ``suit <S>`` for a suit named, ``last card`` for 
 ``draw``, ``end turn``; Abbott: ``move <row>,<column>``, ``ally S<seat>``, ``pass``,
 ``propose end``, ``decline end``. Any other action is written as its JSON. ``(timeout)`` marks an
 action the turn clock took. A seat is a player's name, ``bot:<strategy>`` for a server bot, or both
-with ``(resigned)`` for a player who resigned and whom a bot replaced. Lines starting with ``#``
+with ``(resigned)`` for a player who resigned and whom a bot replaced; ``[BotAccounts [seats]]``
+lists the seats whose player is a bot account. Lines starting with ``#``
 are comments (the last one says who won) and blank lines are ignored. Pure Python: no Django.
 """
 
@@ -72,6 +73,8 @@ def _lines(record: Mapping[str, Any]) -> Iterator[str]:
             yield _tag(tag, match[key])
     for player in record["players"]:
         yield _tag(f"Seat{player['seat']}", _seat_text(player))
+    if any("bot_account" in player for player in record["players"]):
+        yield _tag("BotAccounts", [p["seat"] for p in record["players"] if p.get("bot_account")])
     yield _tag("Result", record["result"])
     word = "Hand" if match.get("game") == "abbott" else "Deal"
     for deal in record["deals"]:
@@ -174,10 +177,14 @@ def record_from_text(text: str) -> Record:
         except (ValueError, KeyError) as error:
             raise RecordError(f"line {number} is not the notation ({error}): {line[:80]}") from None
     seats = sorted(int(m.group(1)) for name in tags if (m := _SEAT_TAG.match(name)))
+    players = [_seat_from_text(seat, tags[f"Seat{seat}"]) for seat in seats]
+    if (accounts := tags.get("BotAccounts")) is not None:
+        for player in players:
+            player["bot_account"] = player["seat"] in accounts
     return {
         "format": tags.get("Format"),
         "match": {key: tags[tag] for tag, key in MATCH_TAGS.items() if tag in tags},
-        "players": [_seat_from_text(seat, tags[f"Seat{seat}"]) for seat in seats],
+        "players": players,
         "deals": deals,
         "result": tags.get("Result"),
     }

@@ -408,6 +408,7 @@ class RecordedMatchSerializer(serializers.Serializer):
 class RecordedPlayerSerializer(serializers.Serializer):
     seat = typed.seat()
     player = serializers.CharField(allow_null=True)
+    bot_account = serializers.BooleanField(help_text="The player is a bot account.")
     bot = serializers.CharField(allow_null=True, help_text="The server bot that played the seat.")
     resigned = serializers.BooleanField()
 

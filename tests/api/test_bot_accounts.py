@@ -1,8 +1,8 @@
 """A bot account (registered with ``"bot": true``) is shown as one wherever its account appears
 (the API guide, "Players and tokens"): its page and the leaderboard (``bot``), the seats of a
 match's views (``bot_account``), match lists and the lobby (``created_by_bot_account``),
-challenges (``from_bot_account``, ``to[].bot_account``) and tournament entries and the seats of
-their tables (``bot_account``)."""
+challenges (``from_bot_account``, ``to[].bot_account``), the feed, game records' players and
+tournament entries and the seats of their tables (``bot_account``)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from games import ratings
 from games.models import Rating
+from games.notation import record_from_text
 from tests.api.conftest import PASSWORD, Client
 
 pytestmark = pytest.mark.django_db
@@ -106,3 +107,18 @@ def test_its_tournament_entry_says_bot_account(robo, alice, staff) -> None:
     assert entries == [("robo", True), ("alice", False)]
     seated = [(s["name"], s["bot_account"]) for s in shown["rounds"][0]["tables"][0]["seats"]]
     assert sorted(seated) == [("alice", False), ("robo", True)]
+
+
+def test_its_seat_in_a_game_record_says_bot_account(robo) -> None:
+    body = {"ruleset": "switch", "seats": 2, "bots": [{"seat": 1, "strategy": "random"}]}
+    match_id = robo.post("/api/v1/matches/", {**body, "on_resign": "forfeit"}).json()["id"]
+    robo.post(f"/api/v1/matches/{match_id}/start/")
+    robo.post(f"/api/v1/matches/{match_id}/resign/")  # abandoned: its record is there
+
+    record = robo.get(f"/api/v1/matches/{match_id}/record/").json()
+    text = robo.get(f"/api/v1/matches/{match_id}/record/?format=txt").content.decode()
+
+    players = [(p["player"], p["bot_account"], p["bot"]) for p in record["players"]]
+    assert players == [("robo", True, None), (None, False, "random")]
+    assert "[BotAccounts [0]]\n" in text
+    assert record_from_text(text) == record
