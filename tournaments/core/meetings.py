@@ -60,12 +60,9 @@ class SeatingHistory(Generic[Entry]):
                     self.meetings[frozenset((entry, opponent))] += 1
         self.byes.update(seating.byes)
 
-    def met(self, first: Entry, second: Entry) -> int:
-        return self.meetings[frozenset((first, second))]
-
     def pairs_met(self) -> Iterator[tuple[Entry, Entry, int]]:
-        """Each pair that has met, and how often: what a large field reads instead of asking
-        :meth:`met` of every pair."""
+        """Each pair that has met, and how often (only those: a large field has few of its
+        pairs met)."""
         for pair, times in self.meetings.items():
             first, second = pair
             yield first, second, times

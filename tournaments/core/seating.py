@@ -37,9 +37,10 @@ stop short of the true minimum.
 once (round-by-round seating misses schedules without repeats, e.g. 16 players at tables of 4 over 5
 rounds), starting from a greedy plan — each entry, in random order, at a table of people it has not
 met — which on a large field (256 entrants, tables of 4, 8 rounds) is a few swaps from the minimum,
-where a random start is hundreds of repeats away. ``swiss``: entries are cut into tables in standing order, then moved only as far as needed
-to lower the repeat cost — the repeat cost always comes first, the distance from the table one's
-standing gives comes second (as the Swiss system treats "no rematch" as absolute).
+where a random start is hundreds of repeats away. ``swiss``: entries are cut into tables in
+standing order, then moved only as far as needed to lower the repeat cost — the repeat cost always
+comes first, the distance from the table one's standing gives comes second (as the Swiss system
+treats "no rematch" as absolute).
 
 **Seats.** Within a table, seat 0 (the first dealer) goes to the entry who has had it least often,
 then seat 1 to the one who has had seat 1 least often among the rest, and so on; ties by lot.
