@@ -49,8 +49,9 @@ def seated(tournament: Tournament, table: int = 1) -> list[str]:
     return [seat.entry.name for seat in seats.select_related("entry")]
 
 
-def test_the_public_page_on_a_phone_shows_tables_and_standings_and_no_card(page: Page):
-    tournament = club_night()
+def first_table_won(tournament: Tournament) -> list[str]:
+    """Record round 1's first table as the desk would: its first seat wins, the other two are left
+    holding 17 and 30. Returns the table's names in seat order."""
     names = seated(tournament)
     services.table_result_enter(
         tournament_id=tournament.pk,
@@ -59,6 +60,12 @@ def test_the_public_page_on_a_phone_shows_tables_and_standings_and_no_card(page:
         user=tournament.created_by,
         result={"deals": [{"winner": names[0], "points_left": {names[1]: 17, names[2]: 30}}]},
     )
+    return names
+
+
+def test_the_public_page_on_a_phone_shows_tables_and_standings_and_no_card(page: Page):
+    tournament = club_night()
+    names = first_table_won(tournament)
     page.set_viewport_size(PHONE)
 
     page.goto(f"/tournaments/{tournament.pk}/")

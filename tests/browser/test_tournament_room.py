@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import LAPTOP, PHONE, screenshot
-from tests.browser.test_tournament_pages import GUESTS, club_night, seated
+from tests.browser.test_tournament_pages import GUESTS, club_night, first_table_won
 from tournaments import services
 from tournaments.models import TableSeat
 
@@ -45,14 +45,7 @@ def test_the_screen_and_the_phone_page_update_themselves_when_a_result_is_record
     shown = clock.inner_text()
     expect(clock).not_to_have_text(shown, timeout=5_000)  # it counts down by itself
 
-    names = seated(tournament)
-    services.table_result_enter(
-        tournament_id=tournament.pk,
-        round_number=1,
-        table_number=1,
-        user=tournament.created_by,
-        result={"deals": [{"winner": names[0], "points_left": {names[1]: 17, names[2]: 30}}]},
-    )
+    names = first_table_won(tournament)
 
     expect(screen.locator("[data-table='1'] .total")).to_have_text(["47", "0", "0"])
     expect(screen.locator("#screen-standings tbody tr").first).to_contain_text(names[0])
@@ -87,14 +80,7 @@ def test_the_series_page_updates_itself_when_a_result_is_recorded(
     standings = phone.locator("#series-standings tbody tr")
     expect(standings).to_have_count(0)  # nobody has played yet
 
-    names = seated(tournament)
-    services.table_result_enter(
-        tournament_id=tournament.pk,
-        round_number=1,
-        table_number=1,
-        user=tournament.created_by,
-        result={"deals": [{"winner": names[0], "points_left": {names[1]: 17, names[2]: 30}}]},
-    )
+    names = first_table_won(tournament)
 
     expect(standings).to_have_count(3)
     expect(standings.first).to_contain_text(names[0])
