@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import resource
 import subprocess
 import time
 from typing import Any
@@ -82,6 +83,9 @@ class ScaleOut(Drill):
         self.peaks: dict[str, int] = {}
         self.loads: list[float] = []
         self.survivor_checks: list[float] = []  # seconds each /healthz of host 2 took
+        self.cpu_first: dict[str, float] = {}  # CPU seconds at the first sample and the last
+        self.cpu_last: dict[str, float] = {}
+        self.cpu_wall = (0.0, 0.0)  # when they were taken
         self.log_at_kill = 0  # the size of HAProxy's log when host 1 was killed
 
     def stop(self) -> None:
@@ -95,33 +99,33 @@ class ScaleOut(Drill):
         while True:
             path = f"/api/v1/players/me/events/?after={follower.last}&wait=20"
             try:
+                follower.connected()
                 async with session.get(path, headers=shape.auth(follower.token)) as answer:
                     if answer.status != 200:
                         follower.fail(str(answer.status))
                         await asyncio.sleep(1)
                         continue
                     page = await answer.json()
-                    follower.seqs += [event["seq"] for event in page["results"]]
+                    for event in page["results"]:
+                        follower.receive(event["seq"], event["at"])
             except Exception as error:
                 follower.fail(type(error).__name__)
                 follower.reconnects += 1
                 await asyncio.sleep(1)
 
-    async def missed(
-        self, session: Any, follower: shape.Follower, turns: asyncio.Semaphore
-    ) -> tuple[int, int]:
-        """The events of the follower's feed after the last one it received, and the feed's latest
-        seq (asked until answered, ``turns`` at a time)."""
-        async with turns:
-            while True:
-                last = follower.last
-                path = f"/api/v1/players/me/events/?after={last}&limit=1"
-                async with session.get(path, headers=shape.auth(follower.token)) as answer:
+    async def latest_seqs(self, session: Any) -> dict[str, int]:
+        """Each followed feed's latest seq (by its player's token), asked until answered."""
+        latest = {}
+        for table in self.tables:
+            while table.token not in latest:
+                path = "/api/v1/players/me/events/?after=0&limit=1"
+                async with session.get(path, headers=shape.auth(table.token)) as answer:
                     if answer.status == 200:
-                        count = int((await answer.json())["count"])
-                        return count, last + count
-                    self.tally.add(answer.status)
-                await asyncio.sleep(1)
+                        latest[table.token] = int((await answer.json())["count"])
+                    else:
+                        self.tally.add(answer.status)
+                        await asyncio.sleep(1)
+        return latest
 
     async def probe_survivor(self) -> None:
         """Ask host 2's /healthz directly (not through HAProxy) every second, as HAProxy's check
@@ -173,11 +177,29 @@ class ScaleOut(Drill):
             now[f"{name} to PostgreSQL"] = to_postgres[name]
         return now
 
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU seconds each part of the drill has spent so far (a killed group's are gone)."""
+        assert self.services.pgbouncer is not None
+        groups = {"host 1": self.web, "host 2": self.web2, "worker 1": self.worker}
+        groups |= {"worker 2": self.worker2, "beat": self.beat}
+        spent = {name: shape.cpu_seconds(shape.process_group(p.pid)) for name, p in groups.items()}
+        spent["PostgreSQL"] = shape.cpu_seconds(self.postgres.pids())
+        spent["PgBouncer"] = shape.cpu_seconds([self.services.pgbouncer.process.pid])
+        spent["HAProxy"] = shape.cpu_seconds([self.haproxy.pid])
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        spent["this client"] = usage.ru_utime + usage.ru_stime
+        spent["the machine"] = shape.machine_busy_seconds()
+        return spent
+
     async def watch_connections(self) -> None:
-        """Every 5 s: the connections' peaks so far, and the machine's load."""
+        """Every 5 s: the connections' peaks so far, the CPU each part has spent, the load."""
         while True:
             for name, count in (await asyncio.to_thread(self.connections)).items():
                 self.peaks[name] = max(self.peaks.get(name, 0), count)
+            spent = await asyncio.to_thread(self.cpu_seconds)
+            self.cpu_first = self.cpu_first or spent
+            self.cpu_last = {name: max(self.cpu_last.get(name, 0), s) for name, s in spent.items()}
+            self.cpu_wall = (self.cpu_wall[0] or time.monotonic(), time.monotonic())
             self.loads.append(os.getloadavg()[0])
             await asyncio.sleep(5)
 
@@ -215,10 +237,10 @@ class ScaleOut(Drill):
                 task.cancel()
             stopped_at = time.monotonic()
             await asyncio.sleep(15)  # the clients catch up
-            turns = asyncio.Semaphore(50)
-            asked = await asyncio.gather(*(self.missed(session, f, turns) for f in self.followers))
-            missed = [count for count, _ in asked]
-            caught_up_in = await self.caught_up([latest for _, latest in asked], stopped_at)
+            latest_of = await self.latest_seqs(session)
+            latest = [latest_of[f.token] for f in self.followers]
+            missed = [seq - f.last for f, seq in zip(self.followers, latest, strict=True)]
+            caught_up_in = await self.caught_up(latest, stopped_at)
             for task in clients:
                 task.cancel()
         self.report(stuck, recovered_in, missed, caught_up_in)
@@ -265,6 +287,21 @@ class ScaleOut(Drill):
             f"{sum(f.gaps() for f in polls)}, missed 15 s after "
             f"play stopped {sum(missed[len(streams) :])}"
         )
+        for kind, group in (("streams", streams), ("long polls", polls)):
+            delays = [d for f in group for d in f.delays]
+            print(
+                f"{kind}: delivery after the event was written p50 "
+                f"{shape.percentile(delays, 0.5) * 1000:.0f} ms, p99 "
+                f"{shape.percentile(delays, 0.99) * 1000:.0f} ms, max {max(delays, default=0):.1f} s"
+            )
+        late = [(n, a) for n, f in enumerate(self.followers) for a in f.late]
+        print(f"events later than {shape.LATE_SECONDS:.0f} s: {len(late)}")
+        for number, arrival in sorted(late, key=lambda item: -item[1].delay)[:20]:
+            kind = "stream" if number < len(streams) else "poll"
+            print(
+                f"  {kind} {number}: seq {arrival.seq} written {arrival.at}, {arrival.delay:.1f} s "
+                f"late, on its connection {arrival.connection} after {arrival.into_connection:.1f} s"
+            )
         print(f"client-side failures (then reconnected): {failures}")
         print(caught_up)
         checks = self.survivor_checks
@@ -276,6 +313,12 @@ class ScaleOut(Drill):
         print(f"connections at the peak ({self.web_processes} web processes a host):")
         for name, count in self.peaks.items():
             print(f"  {name:32} {count:5}")
+        seconds = self.cpu_wall[1] - self.cpu_wall[0]
+        cores = ", ".join(
+            f"{name} {(self.cpu_last[name] - self.cpu_first[name]) / seconds:.2f}"
+            for name in self.cpu_first
+        )
+        print(f"cores busy over {seconds:.0f} s: {cores}")
         print(f"load average (1 min) during the run {min(self.loads):.1f}–{max(self.loads):.1f}")
 
 

@@ -14,6 +14,7 @@ import asyncio
 import configparser
 import contextlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -23,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -558,14 +560,25 @@ async def wait_until_healthy(session: Any, seconds: float = 60) -> None:
     raise SystemExit("the server did not answer /healthz")
 
 
+# An event that reaches a follower later than this after it was written is listed by the drills.
+LATE_SECONDS = 5.0
+_AT = re.compile(rb'"at":"([^"]+)"')
+
+
 @dataclass
 class Follower:
-    """One client following a player's feed (a stream or a long poll): the seqs it received."""
+    """One client following a player's feed (a stream or a long poll): the seqs it received, how
+    long after it was written each arrived, and the late ones with the connection that brought
+    them."""
 
     token: str
+    started: float = field(default_factory=time.time)  # when it first asked for its feed
     seqs: list[int] = field(default_factory=list)
+    delays: list[float] = field(default_factory=list)
+    late: list[Arrival] = field(default_factory=list)
     reconnects: int = 0
     failures: dict[str, int] = field(default_factory=dict)
+    connected_at: float = 0.0  # when the connection now open was answered (epoch seconds)
 
     @property
     def last(self) -> int:
@@ -576,6 +589,31 @@ class Follower:
 
     def fail(self, what: str) -> None:
         self.failures[what] = self.failures.get(what, 0) + 1
+
+    def connected(self) -> None:
+        self.connected_at = time.time()
+
+    def receive(self, seq: int, at: str) -> None:
+        """An event arrived now; ``at`` is when the service wrote it (ISO 8601). Its delay counts
+        from then, or from when the follower started if it was written before."""
+        now = time.time()
+        delay = now - max(datetime.fromisoformat(at).timestamp(), self.started)
+        self.seqs.append(seq)
+        self.delays.append(delay)
+        if delay > LATE_SECONDS:
+            self.late.append(Arrival(seq, at, delay, self.reconnects, now - self.connected_at))
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """A late event: its seq and time written, its delay, the follower's connection that brought it
+    (how many reconnections before it) and how long that connection had been open."""
+
+    seq: int
+    at: str
+    delay: float
+    connection: int
+    into_connection: float
 
 
 async def follow_stream(session: Any, follower: Follower) -> None:
@@ -589,9 +627,13 @@ async def follow_stream(session: Any, follower: Follower) -> None:
                     follower.fail(str(answer.status))
                     await asyncio.sleep(1)
                     continue
+                follower.connected()
+                seq = 0
                 async for line in answer.content:
                     if line.startswith(b"id: "):
-                        follower.seqs.append(int(line[4:]))
+                        seq = int(line[4:])
+                    elif line.startswith(b"data: ") and (at := _AT.search(line)):
+                        follower.receive(seq, at.group(1).decode())
         except Exception as error:  # cut (a host killed, a timeout): reconnect
             follower.fail(type(error).__name__)
             await asyncio.sleep(1)
