@@ -186,18 +186,35 @@ def match_view_for(*, match_id: int, user: User) -> dict[str, Any]:
     return match_view(play=play, seat=viewer_seat(seats=play.seats, user=user))
 
 
-def match_events(
-    *, match: Match, user: User, after: int, limit: int, counted: bool = True
-) -> tuple[list[dict[str, Any]], int | None]:
-    """Events with ``seq > after`` as the user may see them, oldest first, and how many there are
-    (unless not ``counted``: streams need no count, and save its query)."""
-    seat = viewer_seat(seats=match.seats.all(), user=user)
-    reveal_all = match.status in REVEALED_STATUSES
+@dataclass(frozen=True)
+class LogPage:
+    """Events of a match's log as stored, before they are shown to anyone (:func:`events_seen`):
+    what every waiter on the match reads alike, so that one read serves them all."""
+
+    seats: tuple[Seat, ...]
+    over: bool  # the match was finished or abandoned when read: its whole log may be revealed
+    records: tuple[MatchEvent, ...]  # the events after the cursor, oldest first
+    count: int | None  # how many there are after it (None: not counted)
+
+
+def match_log_page(*, match_id: int, after: int, limit: int, counted: bool = True) -> LogPage:
+    """Up to ``limit`` events of the match's log after ``after``, and whether the match is over —
+    read first, so that "over" implies that its last event is among those after it (a reader
+    that waits reads the match again each time: its status decides what is revealed). Streams
+    need no count, and save its query."""
+    match = match_get(match_id=match_id)
+    seats = tuple(match.seats.all())
     pending = MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")
     count = pending.count() if counted else None
-    page = list(pending[:limit])
-    cursor_check(after=after, first=page[0].seq if page else None, last=match.last_event_seq)
-    return [event_as_seen(e, seat=seat, reveal_all=reveal_all) for e in page], count
+    records = tuple(pending[:limit])
+    cursor_check(after=after, first=records[0].seq if records else None, last=match.last_event_seq)
+    return LogPage(seats, match.status in REVEALED_STATUSES, records, count)
+
+
+def events_seen(page: LogPage, *, user: User) -> list[dict[str, Any]]:
+    """The page's events as ``user`` may see them (no query)."""
+    seat = viewer_seat(seats=page.seats, user=user)
+    return [event_as_seen(e, seat=seat, reveal_all=page.over) for e in page.records]
 
 
 def cursor_check(*, after: int, first: int | None, last: int) -> None:
@@ -229,17 +246,6 @@ def match_log(*, match: Match) -> list[dict[str, Any]]:
         }
         for e in MatchEvent.objects.filter(match=match).order_by("seq")
     ]
-
-
-def match_events_now(
-    *, match_id: int, user: User, after: int, limit: int, counted: bool = True
-) -> tuple[list[dict[str, Any]], int | None, bool]:
-    """:func:`match_events` for a reader that waits, with the match read again each time (its status
-    decides what is revealed), and whether the match is over — read first, so that "over" implies
-    that its last event is among those after it."""
-    match = match_get(match_id=match_id)
-    results, count = match_events(match=match, user=user, after=after, limit=limit, counted=counted)
-    return results, count, match.status in REVEALED_STATUSES
 
 
 def event_as_seen(

@@ -14,15 +14,21 @@ Django's ORM is synchronous, so async code runs it in a thread. Which thread mat
 (``sync_to_async``); the test suite uses it because Django's test client holds the test's
 transaction in the calling thread, which no other connection can see.
 
+Waiters woken together mostly ask the same thing — every stream of one feed, every spectator of one
+match, every phone on one tournament's page — so :func:`run_shared` answers identical reads asked
+before one of them has begun with that one read: a process reads once for a wake-up, not once for
+each of its waiters.
+
 :func:`release_request_thread` hands back the thread Django gave the request, before it waits.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
-from typing import ParamSpec, TypeVar
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from typing import Any, ParamSpec, TypeVar
 
 from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
@@ -87,6 +93,55 @@ async def run_sync(function: Callable[P, R], /, *args: P.args, **kwargs: P.kwarg
         _dropping_broken_connections(function), thread_sensitive=False, executor=threads.executor
     )
     return await in_thread(*args, **kwargs)
+
+
+_shared_lock = threading.Lock()
+# The shared reads not begun yet, by what they read; a read leaves as it begins.
+_not_begun: dict[Hashable, Future[Any]] = {}
+_shared_reads: set[asyncio.Task[None]] = set()  # their tasks, kept until done
+
+
+async def run_shared(function: Callable[..., R], /, *args: Hashable, **kwargs: Hashable) -> R:
+    """``run_sync(function, *args, **kwargs)``, shared with every caller asking for the same read
+    (the same function and arguments) before it has begun.
+
+    Only before: a waiter asks for a read after it has been woken, and must get everything committed
+    before that. A read that has begun may have missed it, so asking again then starts a read of
+    its own; a read that has not begun will see it. ``function`` must depend on its arguments alone
+    (not on who asks), and callers must not change what it returns: they all get the same object.
+    """
+    loop = asyncio.get_running_loop()  # a read is shared within its event loop (a process has one)
+    key = (loop, function, args, frozenset(kwargs.items()))
+    with _shared_lock:
+        shared = _not_begun.get(key)
+        begins_here = shared is None
+        if shared is None:
+            shared = _not_begun[key] = Future()
+    if begins_here:
+
+        def begin() -> R:
+            with _shared_lock:
+                del _not_begun[key]
+            return function(*args, **kwargs)
+
+        task = loop.create_task(_read_for_all(key, shared, begin))
+        _shared_reads.add(task)
+        task.add_done_callback(_shared_reads.discard)
+    # A caller that goes away (its client disconnected) leaves the read to the others.
+    result: R = await asyncio.shield(asyncio.wrap_future(shared))
+    return result
+
+
+async def _read_for_all(key: Hashable, shared: Future[Any], begin: Callable[[], Any]) -> None:
+    try:
+        shared.set_result(await run_sync(begin))
+    except BaseException as error:
+        with _shared_lock:  # it may have failed before it began (the threads were stopped)
+            if _not_begun.get(key) is shared:
+                del _not_begun[key]
+        shared.set_exception(error)
+        if not isinstance(error, Exception):
+            raise
 
 
 def close_connections() -> None:

@@ -26,6 +26,7 @@ from django.db.models.functions import Coalesce
 
 from games import notifier
 from games.api import waiting
+from switchsite.asyncdb import run_shared
 from tournaments.models import Series, Tournament
 
 
@@ -52,7 +53,7 @@ def revision_events(tournament_id: int, after: int) -> tuple[list[dict[str, Any]
 def stream(tournament_id: int, after: int) -> AsyncIterator[str]:
     """The tournament's ``changed`` events as Server-Sent Events, from revision ``after`` on."""
     return waiting.event_stream(
-        lambda cursor: revision_events(tournament_id, cursor),
+        lambda cursor: run_shared(revision_events, tournament_id, cursor),
         [notifier.tournament_topic(tournament_id)],
         after,
     )
@@ -84,7 +85,7 @@ def series_events(series_id: int, after: int) -> tuple[list[dict[str, Any]], boo
 def series_stream(series_id: int, tournament_ids: Iterable[int], after: int) -> AsyncIterator[str]:
     """The series' ``changed`` events as Server-Sent Events, woken by any of its tournaments."""
     return waiting.event_stream(
-        lambda cursor: series_events(series_id, cursor),
+        lambda cursor: run_shared(series_events, series_id, cursor),
         [notifier.tournament_topic(tournament_id) for tournament_id in tournament_ids],
         after,
     )

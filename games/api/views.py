@@ -23,7 +23,7 @@ from switchsite.api.idempotency import idempotent
 from switchsite.api.pagination import ListPagination, PageQuerySerializer
 from switchsite.api.parsing import parsed, parsed_query
 from switchsite.api.schema import IDEMPOTENCY_KEY, SSE_EVENT, problems
-from switchsite.asyncdb import run_sync
+from switchsite.asyncdb import run_shared, run_sync
 from switchsite.encoding import json_bytes
 from switchsite.requests import AuthenticatedRequest
 
@@ -307,12 +307,15 @@ class MatchEventsView(SeatLinkOwnSeat, AsyncAPIView):
     async def get(self, request: AuthenticatedRequest, match_id: int) -> Response:
         query = parsed_query(s.EventsQuerySerializer, request.query_params)
 
-        def read() -> waiting.Page:
-            results, count, _ = selectors.match_events_now(
-                match_id=match_id, user=request.user, after=query["after"], limit=query["limit"]
+        async def read() -> waiting.Page:
+            page = await run_shared(
+                selectors.match_log_page,
+                match_id=match_id,
+                after=query["after"],
+                limit=query["limit"],
             )
-            assert count is not None  # counted: the default
-            return results, count
+            assert page.count is not None  # counted: the default
+            return selectors.events_seen(page, user=request.user), page.count
 
         results, count = await waiting.long_poll(
             read, [notifier.match_topic(match_id)], query["wait"]
@@ -330,9 +333,9 @@ class FeedEventsView(SeatLinkOwnFeed, AsyncAPIView):
         query = parsed_query(s.EventsQuerySerializer, request.query_params)
         player = await run_sync(services.player_profile, user=request.user)
 
-        def read() -> waiting.Page:
-            results, count = selectors.feed_events(
-                player=player, after=query["after"], limit=query["limit"]
+        async def read() -> waiting.Page:
+            results, count = await run_shared(
+                selectors.feed_events, player=player, after=query["after"], limit=query["limit"]
             )
             assert count is not None  # counted: the default
             return results, count
@@ -380,16 +383,14 @@ class MatchStreamView(SeatLinkOwnSeat, StreamView):
         summary="The match's events as Server-Sent Events",
     )
     async def get(self, request: AuthenticatedRequest, match_id: int) -> StreamingHttpResponse:
-        def read(
-            after: int, limit: int = waiting.STREAM_BATCH
-        ) -> tuple[list[dict[str, Any]], bool]:
-            events, _, over = selectors.match_events_now(
-                match_id=match_id, user=request.user, after=after, limit=limit, counted=False
+        async def read(after: int, limit: int = waiting.STREAM_BATCH) -> waiting.Batch:
+            page = await run_shared(
+                selectors.match_log_page, match_id=match_id, after=after, limit=limit, counted=False
             )
-            return events, over
+            return selectors.events_seen(page, user=request.user), page.over
 
         after = _resume_point(request)
-        await run_sync(read, after, 1)  # 404 or 410 before the stream starts
+        await read(after, 1)  # 404 or 410 before the stream starts
         return _stream_response(waiting.event_stream(read, [notifier.match_topic(match_id)], after))
 
 
@@ -402,16 +403,14 @@ class FeedStreamView(SeatLinkOwnFeed, StreamView):
     async def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:
         player = await run_sync(services.player_profile, user=request.user)
 
-        def read(
-            after: int, limit: int = waiting.STREAM_BATCH
-        ) -> tuple[list[dict[str, Any]], bool]:
-            events, _ = selectors.feed_events(
-                player=player, after=after, limit=limit, counted=False
+        async def read(after: int, limit: int = waiting.STREAM_BATCH) -> waiting.Batch:
+            events, _ = await run_shared(
+                selectors.feed_events, player=player, after=after, limit=limit, counted=False
             )
             return events, False
 
         after = _resume_point(request)
-        await run_sync(read, after, 1)  # 410 before the stream starts
+        await read(after, 1)  # 410 before the stream starts
         return _stream_response(
             waiting.event_stream(read, [notifier.feed_topic(request.user.pk)], after)
         )

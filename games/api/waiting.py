@@ -3,7 +3,9 @@
 Both subscribe to their topics *before* reading, and clear the wake-up flag just before each read,
 so an event committed at any moment is either in the read or wakes them again afterwards. Between
 wake-ups they make no query and hold no thread (``release_request_thread``); they read only after
-their cursor, so a spurious or repeated wake-up costs one read and sends nothing twice.
+their cursor, so a spurious or repeated wake-up costs one read and sends nothing twice. Their reads
+are awaitables that the views build on ``switchsite.asyncdb.run_shared``: the waiters of a topic,
+woken together, share one read.
 """
 
 from __future__ import annotations
@@ -11,14 +13,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError
 
 from games import errors, notifier
-from switchsite.asyncdb import release_request_thread, run_sync
+from switchsite.asyncdb import release_request_thread
 from switchsite.encoding import json_text
 
 logger = logging.getLogger(__name__)
@@ -32,21 +34,23 @@ STREAM_BATCH = 100
 
 
 Page = tuple[list[dict[str, Any]], int]  # events after the cursor, and how many in all
+# At most STREAM_BATCH events after a cursor, and whether nothing will follow them.
+Batch = tuple[list[dict[str, Any]], bool]
 
 
 async def long_poll(
-    read: Callable[[], Page], topics: Iterable[notifier.Topic], wait: float
+    read: Callable[[], Awaitable[Page]], topics: Iterable[notifier.Topic], wait: float
 ) -> Page:
     """``read()`` now; if it found nothing, again each time the topics are woken, until it finds
     something or ``wait`` seconds pass (or the server stops)."""
     if wait <= 0:
-        return await run_sync(read)
+        return await read()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
     with notifier.subscribe(topics) as subscription:
         while True:
             subscription.clear()
-            results, count = await run_sync(read)
+            results, count = await read()
             if results or notifier.hub.closing:
                 return results, count
             release_request_thread()
@@ -59,7 +63,7 @@ def sse_message(event: dict[str, Any]) -> str:
 
 
 async def event_stream(
-    read: Callable[[int], tuple[list[dict[str, Any]], bool]],
+    read: Callable[[int], Awaitable[Batch]],
     topics: Iterable[notifier.Topic],
     after: int,
 ) -> AsyncIterator[str]:
@@ -81,7 +85,7 @@ async def event_stream(
         while True:
             subscription.clear()
             try:
-                events, over = await run_sync(read, after)
+                events, over = await read(after)
             except DatabaseError:
                 logger.warning("Event stream ended: the database failed", exc_info=True)
                 return

@@ -16,7 +16,7 @@ import pytest
 from django.db import connection, transaction
 from django.db.backends.utils import CursorWrapper
 
-from games import notifier, services
+from games import notifier, selectors, services
 from games.models import FeedEvent, MatchEvent
 from switchsite.asgi import application
 from tests.serving.conftest import (
@@ -270,3 +270,75 @@ def test_after_the_listening_connection_is_lost_every_waiter_reads_again(table: 
         return woken_on_reconnect, woken_by_a_commit
 
     assert run_in_own_loop(scenario()) == (True, True)
+
+
+class SelectCounter(QueryCounter):
+    """Counts the SELECTs that read each table named, in any thread of this process."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, tables: tuple[str, ...]) -> None:
+        self.reads = dict.fromkeys(tables, 0)
+        super().__init__(monkeypatch)
+
+    def _counting(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        def execute(cursor: CursorWrapper, sql: str, *args: Any, **kwargs: Any) -> Any:
+            if sql.lstrip().upper().startswith("SELECT"):
+                with self._lock:
+                    for table in self.reads:
+                        if f'"{table}"' in sql:
+                            self.reads[table] += 1
+            return original(cursor, sql, *args, **kwargs)
+
+        return execute
+
+
+def test_waiters_woken_together_share_one_read_and_each_sees_only_its_own(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+):
+    """Six streams and six long polls of each player's feed, and six streams of the match by each
+    seat, woken by one draw: the feed woken and the log are each read a few times, not once a
+    waiter, and the drawn cards reach only the drawer's streams."""
+    match_path = f"/api/v1/matches/{table.match_id}/"
+    drawer = selectors.match_view_for(match_id=table.match_id, user=table.users[0])["to_move"]
+    feed_seqs = [FeedEvent.objects.filter(player_id=p).count() for p in table.player_ids]
+    tables = ("games_feedevent", "games_matchevent")
+    counter = SelectCounter(monkeypatch, tables)
+
+    def draw() -> None:
+        services.action_apply(
+            match_id=table.match_id, user=table.users[drawer], action={"action": "draw"}
+        )
+
+    async def scenario() -> tuple[list[Call], list[Call], list[Call]]:
+        await notifier.start()
+        seats = [i % 2 for i in range(12)]
+        streams = [Call("/api/v1/players/me/stream/", table.tokens[i]) for i in seats]
+        polls = [
+            Call("/api/v1/players/me/events/", table.tokens[i], f"after={feed_seqs[i]}&wait=3")
+            for i in seats
+        ]
+        matches = [Call(match_path + "stream/", table.tokens[i]) for i in seats]
+        await until(lambda: notifier.hub.waiter_count() == 36)
+        await until(lambda: all(b"event: deal" in m.body for m in matches))
+        reads_before = dict(counter.reads)
+        await in_thread(draw)
+        await until(lambda: all(b"event: draw" in m.body for m in matches), timeout=5)
+        await until(lambda: all(p.complete.is_set() for p in polls), timeout=6)
+        await until(lambda: sum(b"event: your_turn" in s.body for s in streams) >= 6, timeout=5)
+        for name in tables:
+            counter.reads[name] -= reads_before[name]
+        for call in streams + matches:
+            await call.disconnect()
+        return streams, polls, matches
+
+    streams, polls, matches = run_in_own_loop(scenario())
+    # Unshared, each of the 12 waiters of the feed woken reads it (and each poll counts it too),
+    # and each of the 12 match streams reads the log.
+    assert counter.reads["games_feedevent"] <= 6, counter.reads
+    assert counter.reads["games_matchevent"] <= 2, counter.reads
+    to_act = [i for i in (0, 1) if b'"type":"your_turn"' in polls[i].body]
+    assert len(to_act) == 1
+    assert all(b'"type":"your_turn"' in p.body for p in polls[to_act[0] :: 2])
+    assert all(b"event: your_turn" in s.body for s in streams[to_act[0] :: 2])
+    drawn = [m.body.split(b"event: draw", 1)[1].split(b"\n\n", 1)[0] for m in matches]
+    assert all(b'"cards"' in d for d in drawn[drawer::2])
+    assert not any(b'"cards"' in d for d in drawn[1 - drawer :: 2])
