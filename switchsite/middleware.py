@@ -10,6 +10,8 @@
   ``Host`` not allowed) answer problem documents, not Django's technical HTML pages.
 - :class:`RateLimitHeaders`: every answer under ``/api/`` carries ``RateLimit-Limit``,
   ``-Remaining`` and ``-Reset`` (:mod:`switchsite.api.throttling`).
+- :class:`HooksInline`: for the waiting views, which Django serves through the async chain, the
+  hooks of the middleware above run in the event loop instead of a thread each.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from django.urls import Resolver404, resolve
 from django.utils.deprecation import MiddlewareMixin
 from whitenoise.middleware import WhiteNoiseMiddleware
 
-from switchsite.api.throttling import tightest_quota
+from switchsite.api.throttling import quota_noted, tightest_quota
 from switchsite.problems import (
     DATABASE_RETRY_AFTER,
     DATABASE_UNAVAILABLE,
@@ -48,7 +50,37 @@ def problem_json(status: int, code: str, detail: str, **headers: str) -> JsonRes
 # long poll or stream would hold that thread for its whole life (tests/serving checks this).
 
 
-class OptionalTrailingSlash(MiddlewareMixin):
+class HooksInline:
+    """For a ``MiddlewareMixin`` of this module, whose hooks only compute (no database, cache or
+    network): in Django's async chain (the waiting views) they run in the event loop.
+
+    Django runs each synchronous hook of an async request through ``sync_to_async``, a hop to the
+    request's thread and back. On the thread pool, where every other view runs, nothing changes. A
+    hook that must do I/O for one request says so in :meth:`response_needs_thread`, and goes to
+    the thread as before. (Django's own middleware keep their hops:
+    docs/decisions/2026-11-27-middleware-hops.md.)
+    """
+
+    get_response: Any
+
+    def response_needs_thread(self, request: HttpRequest) -> bool:
+        return False
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
+        response = None
+        if hasattr(self, "process_request"):
+            response = self.process_request(request)
+        response = response or await self.get_response(request)
+        if hasattr(self, "process_response"):
+            if self.response_needs_thread(request):
+                hook = sync_to_async(self.process_response, thread_sensitive=True)
+                response = await hook(request, response)
+            else:
+                response = self.process_response(request, response)
+        return response
+
+
+class OptionalTrailingSlash(HooksInline, MiddlewareMixin):
     def process_request(self, request: HttpRequest) -> None:
         path = request.path_info
         if not path.endswith("/") and not _resolves(path) and _resolves(path + "/"):
@@ -112,7 +144,7 @@ class StaticFiles(WhiteNoiseMiddleware):
         return await self.get_response(request)
 
 
-class DebugPagesAsProblems(MiddlewareMixin):
+class DebugPagesAsProblems(HooksInline, MiddlewareMixin):
     """Under ``DEBUG`` Django answers ``Http404`` with its technical "Page not found" page and a
     suspicious request (a ``Host`` not in ``ALLOWED_HOSTS``) with its technical error page,
     bypassing ``handler404`` and ``handler400``; ``make run`` serves with ``DEBUG`` on, and clients
@@ -142,8 +174,12 @@ def bad_request_json() -> JsonResponse:
 API_PATH = "/api/"
 
 
-class RateLimitHeaders(MiddlewareMixin):
+class RateLimitHeaders(HooksInline, MiddlewareMixin):
     """Every answer of the API says what is left of the caller's tightest rate limit."""
+
+    def response_needs_thread(self, request: HttpRequest) -> bool:
+        """The throttles did not run (the answer came first): the limits are read from the cache."""
+        return not quota_noted(request)
 
     def process_response(
         self, request: HttpRequest, response: HttpResponseBase

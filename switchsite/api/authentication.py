@@ -21,6 +21,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from rest_framework import authentication, exceptions
+from rest_framework.authtoken.models import Token
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
@@ -28,6 +29,9 @@ from switchsite.models import ApiToken
 
 NAMED_TOKEN_PREFIX = "swt_"
 SCHEMES = (b"token", b"bearer")
+# A token is read with its user and the user's game profile (``user.player``), in one query: most
+# requests need the profile (a feed, a seat, the caller's own page) and would read it again.
+WITH_USER = ("user", "user__player")
 
 
 def named_token_secret() -> tuple[str, str]:
@@ -53,10 +57,19 @@ class TokenAuthentication(authentication.TokenAuthentication):
             raise exceptions.AuthenticationFailed("Invalid token header.") from None
         if not key.startswith(NAMED_TOKEN_PREFIX):
             return self.authenticate_credentials(key)
-        token = ApiToken.objects.select_related("user").filter(key_hash=key_hash(key)).first()
+        token = ApiToken.objects.select_related(*WITH_USER).filter(key_hash=key_hash(key)).first()
         if token is None or not token.user.is_active:
             raise exceptions.AuthenticationFailed("Invalid token.")
         _check_scope(request, token)
+        return token.user, token
+
+    def authenticate_credentials(self, key: str) -> tuple[User, Token]:
+        """DRF's, reading the game profile with the user (``WITH_USER``)."""
+        token = Token.objects.select_related(*WITH_USER).filter(key=key).first()
+        if token is None:
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed("User inactive or deleted.")
         return token.user, token
 
     def authenticate_header(self, request: Request) -> str:

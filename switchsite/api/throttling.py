@@ -79,6 +79,11 @@ def _note(request: HttpRequest, quota: Quota) -> None:
         setattr(request, _QUOTA_ATTRIBUTE, quota)
 
 
+def quota_noted(request: HttpRequest) -> bool:
+    """Whether the throttles have noted this request's quota (then reading it costs no I/O)."""
+    return hasattr(request, _QUOTA_ATTRIBUTE)
+
+
 def tightest_quota(request: HttpRequest) -> Quota | None:
     """The tightest limit the throttles noted for this request; for an answer given before they
     ran (no or a refused token, an unknown path), the address's limits, read without counting.

@@ -45,11 +45,11 @@ def mover(match: int, *clients: Client) -> Client:
     raise AssertionError("nobody is to move")
 
 
-def test_the_callers_profile_costs_four_statements_token_profile_counts_and_rating(alice):
+def test_the_callers_profile_costs_three_statements_token_with_profile_counts_and_rating(alice):
     with CaptureQueriesContext(connection) as queries:
         assert alice.get("/api/v1/players/me/").json()["username"] == "alice"
 
-    assert len(statements(queries)) == 4, statements(queries)
+    assert len(statements(queries)) == 3, statements(queries)
 
 
 def test_a_view_costs_two_statements_token_and_match(alice, bob):

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
+from asgiref.sync import SyncToAsync
 from django.db import connection, transaction
 from django.db.backends.utils import CursorWrapper
 
@@ -37,6 +38,7 @@ class Call:
 
     def __init__(self, path: str, token: str, query: str = "") -> None:
         self.status: int | None = None
+        self.headers: dict[bytes, bytes] = {}
         self.body = b""
         self.complete = asyncio.Event()
         self.started = asyncio.Event()
@@ -68,6 +70,7 @@ class Call:
     async def _send(self, message: Mapping[str, Any]) -> None:
         if message["type"] == "http.response.start":
             self.status = message["status"]
+            self.headers = {name.lower(): value for name, value in message.get("headers", [])}
             self.started.set()
         elif message["type"] == "http.response.body":
             self.body += message.get("body", b"")
@@ -342,3 +345,41 @@ def test_waiters_woken_together_share_one_read_and_each_sees_only_its_own(
     drawn = [m.body.split(b"event: draw", 1)[1].split(b"\n\n", 1)[0] for m in matches]
     assert all(b'"cards"' in d for d in drawn[drawer::2])
     assert not any(b'"cards"' in d for d in drawn[1 - drawer :: 2])
+
+
+OWN_MIDDLEWARE = ("RateLimitHeaders.", "DebugPagesAsProblems.", "OptionalTrailingSlash.")
+
+
+@pytest.mark.parametrize("token", ["valid", "refused"])
+def test_the_services_middleware_run_their_hooks_in_the_event_loop(
+    table: Table, monkeypatch: pytest.MonkeyPatch, token: str
+):
+    """Django runs a synchronous middleware hook of an async request in a thread, a hop each; the
+    service's own run in the loop (switchsite.middleware.HooksInline) — but for the rate-limit
+    headers of an answer given before the throttles ran, which are read from the cache."""
+    hops: list[str] = []
+    original = SyncToAsync.__call__
+
+    def counted(self: SyncToAsync[Any, Any], *args: Any, **kwargs: Any) -> Any:
+        hops.append(getattr(self.func, "__qualname__", repr(self.func)))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SyncToAsync, "__call__", counted)
+
+    async def scenario() -> Call:
+        key = table.tokens[0] if token == "valid" else "not-a-token"
+        poll = Call("/api/v1/players/me/events/", key, "after=0&wait=20")
+        await asyncio.wait_for(poll.complete.wait(), 5)
+        return poll
+
+    poll = run_in_own_loop(scenario())
+    assert b"ratelimit-remaining" in poll.headers
+    in_threads = [hop for hop in hops if hop.startswith(OWN_MIDDLEWARE)]
+    if token == "valid":
+        assert poll.status == 200
+        assert b'"type":"match_started"' in poll.body
+        assert in_threads == []
+    else:
+        assert poll.status == 401
+        assert in_threads == ["RateLimitHeaders.process_response"]
+    assert any(hop.startswith("SessionMiddleware.") for hop in hops)  # Django's hop, counted
