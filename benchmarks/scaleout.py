@@ -19,9 +19,11 @@ It prints: the answers the players got (500s counted apart), the matches stuck (
 four versions within 90 s of the kills), each stream's and poll's gaps (a ``seq`` skipped) and
 what it missed 15 s after play stopped (events of its feed after the last one it received) and
 when every follower had them all (up to 180 s after play stopped: late, or lost?), reconnections,
-and the database connections at their peak (sampled every 5 s): PgBouncer's server connections,
-PostgreSQL's clients, and each host's, worker's and beat's connections to PgBouncer and straight
-to PostgreSQL.
+how long events took to arrive (from their writing, or the follower's start if later; before and
+after the kill; the latest listed with the connection that brought them), the database
+connections at their peak (sampled every 5 s): PgBouncer's server connections, PostgreSQL's
+clients, and each host's, worker's and beat's connections to PgBouncer and straight to
+PostgreSQL, and the cores each part kept busy.
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ class ScaleOut(Drill):
         self.cpu_last: dict[str, float] = {}
         self.cpu_wall = (0.0, 0.0)  # when they were taken
         self.log_at_kill = 0  # the size of HAProxy's log when host 1 was killed
+        self.killed_at = 0.0  # when (epoch seconds)
 
     def stop(self) -> None:
         self.haproxy.terminate()
@@ -228,6 +231,7 @@ class ScaleOut(Drill):
                     await asyncio.sleep(0.5)  # open them in waves, as clients arrive
             await asyncio.sleep(20)
             killed_at = time.monotonic()
+            self.killed_at = time.time()
             self.log_at_kill = (self.logs / "haproxy.log").stat().st_size
             self.web.kill()
             self.worker.kill()
@@ -288,12 +292,19 @@ class ScaleOut(Drill):
             f"play stopped {sum(missed[len(streams) :])}"
         )
         for kind, group in (("streams", streams), ("long polls", polls)):
-            delays = [d for f in group for d in f.delays]
-            print(
-                f"{kind}: delivery after the event was written p50 "
-                f"{shape.percentile(delays, 0.5) * 1000:.0f} ms, p99 "
-                f"{shape.percentile(delays, 0.99) * 1000:.0f} ms, max {max(delays, default=0):.1f} s"
-            )
+            for when, before_kill in (("before the kill", True), ("after it", False)):
+                delays = [
+                    delay
+                    for f in group
+                    for delay, at in zip(f.delays, f.arrived, strict=True)
+                    if (at < self.killed_at) == before_kill
+                ]
+                print(
+                    f"{kind}, {when}: {len(delays)} events delivered, p50 "
+                    f"{shape.percentile(delays, 0.5) * 1000:.0f} ms, p99 "
+                    f"{shape.percentile(delays, 0.99) * 1000:.0f} ms, max "
+                    f"{max(delays, default=0):.1f} s after they were written"
+                )
         late = [(n, a) for n, f in enumerate(self.followers) for a in f.late]
         print(f"events later than {shape.LATE_SECONDS:.0f} s: {len(late)}")
         for number, arrival in sorted(late, key=lambda item: -item[1].delay)[:20]:

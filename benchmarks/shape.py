@@ -575,6 +575,7 @@ class Follower:
     started: float = field(default_factory=time.time)  # when it first asked for its feed
     seqs: list[int] = field(default_factory=list)
     delays: list[float] = field(default_factory=list)
+    arrived: list[float] = field(default_factory=list)  # when each arrived (epoch seconds)
     late: list[Arrival] = field(default_factory=list)
     reconnects: int = 0
     failures: dict[str, int] = field(default_factory=dict)
@@ -600,6 +601,7 @@ class Follower:
         delay = now - max(datetime.fromisoformat(at).timestamp(), self.started)
         self.seqs.append(seq)
         self.delays.append(delay)
+        self.arrived.append(now)
         if delay > LATE_SECONDS:
             self.late.append(Arrival(seq, at, delay, self.reconnects, now - self.connected_at))
 
