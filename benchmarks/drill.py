@@ -7,7 +7,8 @@ It starts everything itself, on ports of its own (:mod:`benchmarks.shape`): a pr
 cluster and redis-server, ``make serve`` (two uvicorn processes), a Celery worker, ``celery beat``.
 Each of ``--matches`` players plays a match against three search bots (``montecarlo``: a worker is
 always busy thinking for one of them) through the API, as a careful client does: it posts each
-move with an ``Idempotency-Key`` and, answered 503 or cut off, sends it again with the same key.
+move with an ``Idempotency-Key`` and, answered 503 or cut off, sends it again with the same key;
+when it ends, it starts another.
 
 Then, one after another:
 
@@ -18,8 +19,8 @@ Then, one after another:
 - **database**: PostgreSQL stopped for 6 seconds, then started again.
 
 For each it prints the answers the players got meanwhile (2xx, 4xx, 500s, 503s, refused
-connections) and the matches **stuck**: those that do not move again (by four versions) within 90
-seconds of the fault's end. The figures in docs/operations.md come from this script.
+connections) and the matches **stuck**: players whose matches do not move again (by four versions)
+within 90 seconds of the fault's end. The figures in docs/operations.md come from this script.
 """
 
 from __future__ import annotations
@@ -53,10 +54,14 @@ class Tally:
 
 @dataclass
 class Table:
+    """A player and the match they play now (a new one when it ends)."""
+
     player: str
     token: str
     match_id: int = 0
-    version: int = 0
+    version: int = 0  # of the match, when last looked at
+    advanced: int = 0  # versions their matches have moved on by, in all
+    matches: int = 0  # matches started
 
 
 class Drill:
@@ -108,28 +113,37 @@ class Drill:
         body = {"username": name, "password": "a-long-drill-password"}
         async with session.post("/api/v1/players/", json=body) as answer:
             table = Table(name, (await answer.json())["token"])
+        await self.start_match(session, table)
+        return table
+
+    async def start_match(self, session: Any, table: Table) -> None:
+        """A new match of 100 deals for the table's player against three bots, started."""
         bots = [{"seat": seat, "strategy": self.bot_strategy} for seat in (1, 2, 3)]
         create = {"ruleset": "switch", "seats": 4, "bots": bots, "deals": 100}
         async with session.post(
             "/api/v1/matches/", json=create, headers=shape.auth(table.token)
         ) as answer:
-            table.match_id = (await answer.json())["id"]
+            table.match_id, table.version = (await answer.json())["id"], 0
+        table.matches += 1
         path = f"/api/v1/matches/{table.match_id}/start/"
         async with session.post(path, headers=shape.auth(table.token)) as answer:
             assert answer.status == 200, await answer.text()
-        return table
 
     async def play(self, session: Any, table: Table) -> None:
         """Look at the match every half second; move when it is our turn, retrying a move with
-        the same Idempotency-Key until it is answered for good."""
+        the same Idempotency-Key until it is answered for good; start another when it is over."""
         headers = shape.auth(table.token)
-        view_path = f"/api/v1/matches/{table.match_id}/"
         while True:
             await asyncio.sleep(0.5)
+            view_path = f"/api/v1/matches/{table.match_id}/"
             status, view = await self.request(session, "GET", view_path, headers)
             if status != 200:
                 continue
+            table.advanced += max(0, view["version"] - table.version)
             table.version = view["version"]
+            if view["status"] != "active":
+                await self.start_match(session, table)
+                continue
             if not view["legal_moves"]:
                 continue
             move = {**view["legal_moves"][0], "expected_version": view["version"]}
@@ -183,10 +197,12 @@ class Drill:
     async def matches_stuck(self) -> tuple[int, float]:
         """Matches that do not move on by PROGRESS_NEEDED versions within RECOVERY_SECONDS."""
         since = time.monotonic()
-        at_fault_end = {t.match_id: t.version for t in self.tables}
+        at_fault_end = [t.advanced for t in self.tables]
         while time.monotonic() - since < RECOVERY_SECONDS:
             behind = [
-                t for t in self.tables if t.version < at_fault_end[t.match_id] + PROGRESS_NEEDED
+                t
+                for t, then in zip(self.tables, at_fault_end, strict=True)
+                if t.advanced < then + PROGRESS_NEEDED
             ]
             if not behind:
                 return 0, time.monotonic() - since

@@ -4,8 +4,8 @@
 
 It starts the production shape on ports of its own (:mod:`benchmarks.shape`: a private PostgreSQL
 and redis-server, ``make serve`` with two uvicorn processes, a Celery worker, ``celery beat``), and
-``--matches`` players each play a long match (100 deals) against three heuristic bots as the
-drill's careful clients do (:mod:`benchmarks.drill`), while ``--streams`` feed streams of those players
+``--matches`` players each play 100-deal matches, one after another, against three heuristic bots
+as the drill's careful clients do (:mod:`benchmarks.drill`), while ``--streams`` feed streams of those players
 stay open, reconnecting with ``Last-Event-ID`` when it ends. Every ``--sample`` seconds it
 records the memory of each process group (web, worker, beat, PostgreSQL, Redis) as PSS —
 shared pages divided among the processes sharing them, so that PostgreSQL's shared buffers count
@@ -121,8 +121,9 @@ class Soak(Drill):
             )
         answers = dict(sorted(self.tally.statuses.items()))
         print(
-            f"answers {answers}; 500s {self.tally.statuses['500']}; matches stuck {stuck} "
-            f"of {len(self.tables)}; stream events {sum(len(f.seqs) for f in self.followers)}, "
+            f"answers {answers}; 500s {self.tally.statuses['500']}; players stuck {stuck} "
+            f"of {len(self.tables)}; matches started {sum(t.matches for t in self.tables)}; "
+            f"stream events {sum(len(f.seqs) for f in self.followers)}, "
             f"reconnects {sum(f.reconnects for f in self.followers)}; "
             f"load {min(self.loads):.1f}–{max(self.loads):.1f}"
         )
