@@ -68,6 +68,7 @@ class Drill:
     # Who the players play against: search bots, so that a worker is always busy thinking.
     bot_strategy = "montecarlo"
     web_processes = 2
+    deals = 100  # a match's length
     pooler = False  # through PgBouncer (benchmarks.shape.PrivateServices)
 
     def __init__(self, args: argparse.Namespace) -> None:
@@ -117,9 +118,9 @@ class Drill:
         return table
 
     async def start_match(self, session: Any, table: Table) -> None:
-        """A new match of 100 deals for the table's player against three bots, started."""
+        """A new match of ``deals`` deals for the table's player against three bots, started."""
         bots = [{"seat": seat, "strategy": self.bot_strategy} for seat in (1, 2, 3)]
-        create = {"ruleset": "switch", "seats": 4, "bots": bots, "deals": 100}
+        create = {"ruleset": "switch", "seats": 4, "bots": bots, "deals": self.deals}
         async with session.post(
             "/api/v1/matches/", json=create, headers=shape.auth(table.token)
         ) as answer:

@@ -1,11 +1,12 @@
 """A soak of the production shape: steady play for a long time, every process's memory sampled.
 
-    python -m benchmarks.soak [--minutes 30] [--matches 10] [--streams 20] [--sample 30]
+    python -m benchmarks.soak [--minutes 30] [--matches 10] [--deals 20] [--streams 20] [--sample 30]
 
 It starts the production shape on ports of its own (:mod:`benchmarks.shape`: a private PostgreSQL
 and redis-server, ``make serve`` with two uvicorn processes, a Celery worker, ``celery beat``), and
-``--matches`` players each play 100-deal matches, one after another, against three heuristic bots
-as the drill's careful clients do (:mod:`benchmarks.drill`), while ``--streams`` feed streams of those players
+``--matches`` players each play matches of ``--deals`` deals, one after another (so that matches
+end and start all the while), against three heuristic bots as the drill's careful clients do
+(:mod:`benchmarks.drill`), while ``--streams`` feed streams of those players
 stay open, reconnecting with ``Last-Event-ID`` when it ends. Every ``--sample`` seconds it
 records the memory of each process group (web, worker, beat, PostgreSQL, Redis) as PSS —
 shared pages divided among the processes sharing them, so that PostgreSQL's shared buffers count
@@ -47,6 +48,7 @@ class Soak(Drill):
     bot_strategy = "heuristic"  # steady play, not a worker kept busy by search
 
     def __init__(self, args: argparse.Namespace) -> None:
+        self.deals = args.deals
         super().__init__(args)
         self.samples: dict[str, list[tuple[float, float]]] = {}
         self.loads: list[float] = []
@@ -108,7 +110,8 @@ class Soak(Drill):
 
     def report(self, stuck: int) -> None:
         print(
-            f"\nsoak of {self.args.minutes} min, {self.args.matches} players v 3 heuristic bots each, "
+            f"\nsoak of {self.args.minutes} min, {self.args.matches} players v 3 heuristic bots each "
+            f"({self.deals} deals a match), "
             f"{self.args.streams} feed streams; logs: {self.logs}"
         )
         print(f"{'series':22} {'first':>9} {'last':>9} {'slope, 2nd half':>18}")
@@ -132,6 +135,7 @@ class Soak(Drill):
 def main() -> None:
     parser = shape.arguments(__doc__, matches=10, streams=20)
     parser.add_argument("--minutes", type=float, default=30)
+    parser.add_argument("--deals", type=int, default=20, help="deals a match")
     parser.add_argument("--sample", type=float, default=30)
     args = parser.parse_args()
     soak = Soak(args)
