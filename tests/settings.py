@@ -19,6 +19,12 @@ os.environ.update({**PLAIN_HTTP, **os.environ})
 
 from switchsite.settings import *  # noqa: F403
 
+# Under pytest-xdist (make test runs the suite in two processes) each process has a test database
+# of its own (pytest-django names it) and a queue of its own on the broker, so that the Celery
+# worker of one never takes the other's tasks.
+if "PYTEST_XDIST_WORKER" in os.environ:
+    CELERY_TASK_DEFAULT_QUEUE = f"celery-{os.environ['PYTEST_XDIST_WORKER']}"
+
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # Django's test client holds each test's transaction in the calling thread, where waiting views

@@ -110,6 +110,7 @@ def asgi_server(transactional_db, tasks_in_process, settings) -> Iterator[str]:
     Its connections to the test database close after each request, and those that outlive it
     are ended, so that none is left open when the database is dropped (on PostgreSQL a database
     with a connection cannot be)."""
+    sessions_before = _sessions()
     database = connections["default"].settings_dict
     keep_for = database["CONN_MAX_AGE"]
     database["CONN_MAX_AGE"] = 0
@@ -138,12 +139,28 @@ def asgi_server(transactional_db, tasks_in_process, settings) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=20)
         database["CONN_MAX_AGE"] = keep_for
-        _close_other_sessions()
+        _end_sessions_opened_since(sessions_before)
 
 
-def _close_other_sessions() -> None:
-    """End the server's sessions that outlive it on PostgreSQL: the in-process sweeps (no broker:
-    ``switchsite.serving.beat`` runs its schedule) keep a connection in each of their threads."""
+def _sessions() -> set[int]:
+    """The backends on the test database now (on PostgreSQL), the test's own among them."""
+    connection = connections["default"]
+    if connection.vendor != "postgresql":
+        return set()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " UNION SELECT pg_backend_pid()"
+        )
+        return {pid for (pid,) in cursor.fetchall()}
+
+
+def _end_sessions_opened_since(before: set[int]) -> None:
+    """End the server's sessions that outlive it: the in-process sweeps (no broker:
+    ``switchsite.serving.beat`` runs its schedule) keep a connection in each of their threads.
+    Those open before it started are the test's own and are spared: teardown may run in another
+    context than the test (Django's connections are per context), whose connection would
+    otherwise be ended under the next test."""
     connection = connections["default"]
     if connection.vendor != "postgresql":
         return
@@ -151,6 +168,8 @@ def _close_other_sessions() -> None:
         cursor.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " AND NOT pid = ANY(%s)",
+            [sorted(before)],
         )
 
 
