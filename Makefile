@@ -71,10 +71,10 @@ beat: $(ENGINE)
 	$(BIN)/celery -A switchsite beat --loglevel=$(LOG_LEVEL)
 
 ## Lint and type-check, then the whole test suite (uses DATABASE_URL / CELERY_BROKER_URL when they
-## are set) in TEST_PROCESSES processes (pytest-xdist; a test file's tests stay together, in one
-## process, with its servers) and, if the engine is compiled, its tests on its sources beside it:
-## the suite spends much of its time waiting on servers, workers and the browser, so the second
-## run costs little wall-clock time. Its output follows the suite's; either failing fails the target.
+## are set) in TEST_PROCESSES processes (pytest-xdist: each takes the next tests as it is free, so
+## the longest files are shared; a module's servers start in each process that needs them) and, if
+## the engine is compiled, its tests on its sources beside it. Their output follows the suite's;
+## either failing fails the target.
 TEST_PROCESSES ?= 2
 SOURCES_LOG := .artifacts/test-sources.log
 test: lint
@@ -83,7 +83,7 @@ test: lint
 		($(MAKE) --no-print-directory test-sources > $(SOURCES_LOG) 2>&1; \
 		 echo $$? > $(SOURCES_LOG).status) & \
 	fi; \
-	$(BIN)/python -m pytest --numprocesses $(TEST_PROCESSES) --dist loadfile; suite=$$?; \
+	$(BIN)/python -m pytest --numprocesses $(TEST_PROCESSES); suite=$$?; \
 	wait; sources=0; \
 	if [ -f $(SOURCES_LOG).status ]; then cat $(SOURCES_LOG); sources=$$(cat $(SOURCES_LOG).status); fi; \
 	exit $$(( suite || sources ))
