@@ -196,7 +196,7 @@ class Drill:
         )
 
     async def matches_stuck(self) -> tuple[int, float]:
-        """Matches that do not move on by PROGRESS_NEEDED versions within RECOVERY_SECONDS."""
+        """Players whose matches do not move on by PROGRESS_NEEDED versions within RECOVERY_SECONDS."""
         since = time.monotonic()
         at_fault_end = [t.advanced for t in self.tables]
         while time.monotonic() - since < RECOVERY_SECONDS:
