@@ -126,6 +126,20 @@ def test_the_standings_page_costs_the_same_queries_for_any_field_size(human_even
     assert counts[0] == counts[1], counts
 
 
+def test_the_standings_page_before_any_result_lists_the_entries_without_a_chart(
+    human_event, admin_client
+):
+    tournament = human_event(4)
+    admin_client.post(f"{CHANGELIST}{tournament.pk}/step/", {"step": "start"})
+
+    page = admin_client.get(f"{CHANGELIST}{tournament.pk}/standings/")
+
+    assert page.status_code == 200
+    shown = page.content.decode()
+    assert all(entry.name in shown for entry in tournament.entries.all())
+    assert "<polyline" not in shown
+
+
 # ------------------------------------------------------------------ creating and registering
 
 

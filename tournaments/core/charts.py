@@ -26,7 +26,7 @@ def score_chart_svg(series: Mapping[str, Sequence[float | None]], rounds: Sequen
     plot_width = WIDTH - MARGIN_LEFT - MARGIN_RIGHT
     step = plot_width / max(len(rounds) - 1, 1)
     labels = _spread_labels(series)
-    height = max(MARGIN_TOP + PLOT_HEIGHT, *(y + 4 for y in labels.values())) + MARGIN_BOTTOM
+    height = max([MARGIN_TOP + PLOT_HEIGHT, *(y + 4 for y in labels.values())]) + MARGIN_BOTTOM
 
     def x(index: int) -> float:
         return MARGIN_LEFT + (index * step if len(rounds) > 1 else plot_width / 2)
