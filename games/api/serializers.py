@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -58,8 +59,11 @@ class RegistrationSerializer(CredentialsSerializer):
         return username
 
     def validate(self, attrs: dict) -> dict:
+        # The account as it will be stored (its NFKC name), so that a password too like the
+        # username is refused with the other checks.
+        named = get_user_model()(username=unicodedata.normalize("NFKC", attrs["username"]))
         try:
-            validate_password(attrs["password"])
+            validate_password(attrs["password"], user=named)
         except DjangoValidationError as error:
             raise serializers.ValidationError({"password": list(error.messages)}) from None
         return attrs

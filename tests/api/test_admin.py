@@ -51,3 +51,14 @@ def test_challenge_pages_show_who_was_invited_and_the_answers(admin_client, alic
     assert listing.context["cl"].result_count == 1
     assert "bob" in page
     assert "Declined" in page
+
+
+def test_an_account_made_in_the_admin_gets_the_same_password_checks(admin_client):
+    form = {"username": "dora-the-explorer", "usable_password": "true"}
+    form |= {"password1": "dora-the-explorer", "password2": "dora-the-explorer"}
+
+    refused = admin_client.post("/admin/auth/user/add/", form)
+
+    assert refused.status_code == 200  # the form again, with its errors
+    assert "The password is too similar to the username." in refused.content.decode()
+    assert not get_user_model().objects.filter(username="dora-the-explorer").exists()

@@ -44,6 +44,13 @@ def test_weak_password_lists_the_field():
     assert "password" in body["errors"]
 
 
+@pytest.mark.parametrize("password", ["dora-the-explorer", "Dora-The-Explorer!"])
+def test_a_password_like_the_username_is_refused(password):
+    body = assert_problem(register("dora-the-explorer", password), 400, "invalid")
+
+    assert body["errors"]["password"] == ["The password is too similar to the username."]
+
+
 def test_missing_fields_are_listed():
     response = APIClient().post("/api/v1/players/", {}, format="json")
 
