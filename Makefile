@@ -16,10 +16,11 @@ LOG_LEVEL ?= INFO
 LOG_LEVEL_LOWER := $(shell echo $(LOG_LEVEL) | tr '[:upper:]' '[:lower:]')
 # uvicorn: the ASGI server (docs/operations.md: "Serving"). Open streams end on SIGTERM by themselves; this
 # bounds how long the server then waits for any other request still in progress. ASGI_APP is the
-# service's application (a benchmark may serve a variant of it: benchmarks/orm_writer.py).
+# service's application (a benchmark may serve a variant of it: benchmarks/orm_writer.py). The
+# client's address comes from TRUSTED_PROXIES (switchsite.serving.addresses), not uvicorn's guess.
 ASGI_APP ?= switchsite.asgi:application
 UVICORN := $(BIN)/uvicorn $(ASGI_APP) --lifespan on --timeout-graceful-shutdown 10 \
-	--log-level $(LOG_LEVEL_LOWER)
+	--no-proxy-headers --log-level $(LOG_LEVEL_LOWER)
 
 .PHONY: run serve worker beat test test-sources lint format bench schema engine clean-engine
 

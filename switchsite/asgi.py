@@ -11,7 +11,8 @@ Two ways in, chosen per request by the view its path resolves to (:func:`serving
   pool the whole request runs in one thread that keeps its connection (``CONN_MAX_AGE``).
 
 Django's ASGI handler serves HTTP only: ``application`` adds the ASGI lifespan protocol around it
-(:mod:`switchsite.serving.lifespan`).
+(:mod:`switchsite.serving.lifespan`), and sets each request's client address from the trusted
+proxies' ``X-Forwarded-For`` (:mod:`switchsite.serving.addresses`) before either way in.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ waiting_application = get_asgi_application()
 # These need the app registry that get_asgi_application set up.
 from django.conf import settings  # noqa: E402
 
+from switchsite.serving.addresses import with_client_address  # noqa: E402
 from switchsite.serving.lifespan import lifespan  # noqa: E402
 from switchsite.serving.routing import waits  # noqa: E402
 
@@ -47,7 +49,9 @@ ordinary_application = WSGIMiddleware(
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "lifespan":
         await lifespan(receive, send)
-    elif scope["type"] == "http" and not waits(scope["path"].removeprefix(scope["root_path"])):
+        return
+    with_client_address(scope, settings.TRUSTED_PROXIES)
+    if scope["type"] == "http" and not waits(scope["path"].removeprefix(scope["root_path"])):
         await ordinary_application(scope, receive, send)  # type: ignore[arg-type]
     else:
         await waiting_application(scope, receive, send)

@@ -38,6 +38,11 @@ if _proxy_header and not all(c.isalnum() or c == "-" for c in _proxy_header):
 SECURE_PROXY_SSL_HEADER = (
     ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https") if _proxy_header else None
 )
+# How many proxies in front append the address they were reached from to X-Forwarded-For (HAProxy
+# in deploy/ sets it: 1). The client is the address the outermost of them wrote; what a client
+# puts in the header itself is never believed. 0: no proxy, the connection's own peer
+# (switchsite.serving.addresses). Throttles, login lockouts and the access log all use it.
+TRUSTED_PROXIES = env.integer("TRUSTED_PROXIES", default=0, minimum=0)
 # Plain-HTTP requests are redirected to HTTPS — except the health check, which load balancers ask
 # over plain HTTP from inside.
 SECURE_SSL_REDIRECT = env.flag("SECURE_SSL_REDIRECT", default=not DEBUG)
@@ -289,6 +294,9 @@ REST_FRAMEWORK = {
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "switchsite.api.parsing.ContentNegotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "switchsite.problems.problem_exception_handler",
+    # The client's address is REMOTE_ADDR, set from TRUSTED_PROXIES before Django sees the request;
+    # DRF's own reading of X-Forwarded-For (the whole header when NUM_PROXIES is unset) is off.
+    "NUM_PROXIES": 0,
     "DEFAULT_THROTTLE_CLASSES": [
         "switchsite.api.throttling.AnonRateThrottle",
         "switchsite.api.throttling.UserRateThrottle",

@@ -54,6 +54,7 @@ BAD = {
     "ALLOWED_HOSTS": "a.example,,b.example",
     "SECURE_HSTS_SECONDS": "1.5",
     "LOG_LEVEL": "loud",
+    "TRUSTED_PROXIES": "-1",
 }
 
 

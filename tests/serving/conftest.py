@@ -99,7 +99,7 @@ def uvicorn_command(workers: int) -> Callable[[int], list[str]]:
     def command(port: int) -> list[str]:
         return [
             *(sys.executable, "-m", "uvicorn", "switchsite.asgi:application"),
-            *("--lifespan", "on", "--timeout-graceful-shutdown", "10"),
+            *("--lifespan", "on", "--timeout-graceful-shutdown", "10", "--no-proxy-headers"),
             *("--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)),
         ]
 
