@@ -241,7 +241,7 @@ def _check_end(game: GameState, match: Mapping[str, Any], result: Any, deals: in
             raise RecordError(
                 f"the match is finished, but its game is not over after {deals} deals"
             )
-        if _plain(outcome.to_json()) != result:
+        if not outcome.recorded_as(result):
             raise RecordError("the result is not the one the game reached")
     elif status == "abandoned":
         if game.is_over:

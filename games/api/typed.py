@@ -132,6 +132,10 @@ HandOutcomeSerializer = shape(
         "winner": seat(allow_null=True),
         "placings": ints(help_text="Seats, best first."),
         "teams": serializers.ListField(child=ints(), help_text="The sides, as lists of seats."),
+        "tallies": ints(
+            required=False,
+            help_text="Shedding: each seat's French tally of the cards it held at the deal's end.",
+        ),
     },
     "One deal (shedding) or hand (Abbott) of a finished match.",
 )
@@ -141,6 +145,11 @@ OutcomeSerializer = shape(
         "winner": seat(),
         "ranking": ints(help_text="Every seat, best first."),
         "totals": ints(help_text="French points (shedding) or running totals (Abbott)."),
+        "conceded": ints(
+            required=False,
+            help_text="Shedding: the tallies each seat was left holding in the deals it did not "
+            "win, added up.",
+        ),
         "hands": HandOutcomeSerializer(many=True),
     },
     "How a finished match came out, the same shape for both games.",

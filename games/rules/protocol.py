@@ -102,7 +102,9 @@ class HandOutcome:
 
     ``points`` is what each seat scored in it; ``winner`` is ``None`` when nobody won (an Abbott tie);
     ``placings`` lists every seat, best first; ``teams`` are the sides that played it — an Abbott
-    alliance is one side, every other seat plays alone.
+    alliance is one side, every other seat plays alone. ``tallies`` (shedding) are each seat's
+    French tally of the cards it held at the deal's end, so that people can see where the winner's
+    points came from; empty where the game has none.
     """
 
     number: int
@@ -110,15 +112,23 @@ class HandOutcome:
     winner: int | None
     placings: tuple[int, ...]
     teams: tuple[tuple[int, ...], ...]
+    tallies: tuple[int, ...] = ()
+
+    def conceded(self) -> tuple[int, ...]:
+        """The tallies the seats other than the winner were left holding (the winner's 0)."""
+        return tuple(0 if seat == self.winner else tally for seat, tally in enumerate(self.tallies))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "number": self.number,
             "points": list(self.points),
             "winner": self.winner,
             "placings": list(self.placings),
             "teams": [list(team) for team in self.teams],
         }
+        if self.tallies:
+            data["tallies"] = list(self.tallies)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandOutcome:
@@ -128,6 +138,7 @@ class HandOutcome:
             winner=data["winner"],
             placings=tuple(data["placings"]),
             teams=tuple(tuple(team) for team in data["teams"]),
+            tallies=tuple(data.get("tallies", ())),
         )
 
 
@@ -137,23 +148,48 @@ class Outcome:
 
     ``totals`` are the seats' match totals (French points, Abbott running totals); ``ranking`` lists
     every seat, best first; ``winner`` is its first seat. ``hands`` are the deals or hands in order.
+    ``conceded`` (shedding) are the French tallies each seat was left holding in the deals it did
+    not win, added up over the match; empty where the game has none.
     """
 
     hands: tuple[HandOutcome, ...]
     totals: tuple[int, ...]
     ranking: tuple[int, ...]
+    conceded: tuple[int, ...] = ()
 
     @property
     def winner(self) -> int:
         return self.ranking[0]
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "winner": self.winner,
             "ranking": list(self.ranking),
             "totals": list(self.totals),
             "hands": [hand.to_json() for hand in self.hands],
         }
+        if self.conceded:
+            data["conceded"] = list(self.conceded)
+        return data
+
+    def recorded_as(self, recorded: Any) -> bool:
+        """Whether ``recorded`` (a stored result, a logged ``match_end``) is this outcome, as
+        written now or, without ``conceded``, as written before (:meth:`earlier_json`)."""
+        earlier = isinstance(recorded, Mapping) and "conceded" not in recorded
+        return bool(recorded == (self.earlier_json() if earlier else self.to_json()))
+
+    def earlier_json(self) -> dict[str, Any]:
+        """This outcome as results were written before they carried tallies (docs/rules.md §7.6):
+        no ``conceded``, no deal ``tallies``, equal totals and wins ranked by seat number."""
+        won = [sum(hand.winner == seat for hand in self.hands) for seat in range(len(self.totals))]
+        return Outcome(
+            hands=tuple(
+                HandOutcome(hand.number, hand.points, hand.winner, hand.placings, hand.teams)
+                for hand in self.hands
+            ),
+            totals=self.totals,
+            ranking=tuple(sorted(self.ranking, key=lambda s: (-self.totals[s], -won[s], s))),
+        ).to_json()
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
@@ -161,6 +197,7 @@ class Outcome:
             hands=tuple(HandOutcome.from_json(hand) for hand in data["hands"]),
             totals=tuple(data["totals"]),
             ranking=tuple(data["ranking"]),
+            conceded=tuple(data.get("conceded", ())),
         )
 
 

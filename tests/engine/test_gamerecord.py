@@ -11,6 +11,7 @@ import pytest
 
 from games.gamerecord import FORMAT, Record, RecordError, positions, record_from_log, verify_record
 from games.replay import replay
+from tests.engine.earlier_results import earlier_form
 from tests.engine.test_replay import ABBOTT_LAYOUT, SHEDDING_LAYOUT, Played, play, settings_of
 
 MATCHES = [
@@ -142,6 +143,16 @@ def test_a_changed_result_is_not_what_the_game_reached(record) -> None:
 
     with pytest.raises(RecordError, match="the result is not the one the game reached"):
         verify_record(tampered(record, change))
+
+
+def test_a_result_recorded_before_tallies_still_verifies() -> None:
+    """docs/rules.md §7.6: a record of a match that ended before results carried tallies verifies
+    with its result as it was written."""
+    record = record_of(play(settings_of("switch", 4), 0))
+    earlier = earlier_form(record["result"])
+    assert earlier != record["result"]
+
+    assert verify_record({**record, "result": earlier}).result == earlier
 
 
 def test_a_finished_match_cut_short_is_not_over(record) -> None:

@@ -20,6 +20,7 @@ import pytest
 from games.replay import MatchSettings, ReplayError, replay
 from games.rules.protocol import Event, GameState
 from games.rules.shuffle import seed_commitment
+from tests.engine.earlier_results import earlier_form
 
 DEAL_END_EVENTS = ("deal_end", "hand_end")
 MAX_DEFAULT_ACTIONS = 20
@@ -319,3 +320,21 @@ def test_the_wrong_settings_are_caught(abbott: Played) -> None:
     with pytest.raises(ReplayError, match=r"the deal event: data\.from_layout") as error:
         replay(settings_of("abbott", 4, layout=ABBOTT_LAYOUT), abbott.log)
     assert error.value.seq == 1
+
+
+def test_a_match_end_logged_before_tallies_still_replays() -> None:
+    """docs/rules.md §7.6: a log whose match_end was written before results carried tallies (no
+    ``conceded``, losers in seat order) replays as it was written; the same with another ranking
+    is caught."""
+    played = next(
+        p
+        for p in (play(settings_of("switch", 4), seed) for seed in range(50))
+        if earlier_form(p.log[-1]["data"])["ranking"] != p.log[-1]["data"]["ranking"]
+    )
+    last = played.log[-1]
+    earlier = earlier_form(last["data"])
+    replay(played.settings, tampered(played, last["seq"], lambda e: e.update(data=earlier)))
+
+    forged = {**earlier, "ranking": earlier["ranking"][:1] + earlier["ranking"][:0:-1]}
+    with pytest.raises(ReplayError, match=r"data\.ranking"):
+        replay(played.settings, tampered(played, last["seq"], lambda e: e.update(data=forged)))

@@ -55,9 +55,18 @@ def winner_points(hands: Sequence[Sequence[int]], winner: int) -> int:
     return sum(french_tally(hand) for seat, hand in enumerate(hands) if seat != winner)
 
 
-def match_ranking(scores: Sequence[int], deals_won: Sequence[int]) -> list[int]:
-    """Seats best first: highest total, then most deals won, then lower seat number."""
-    return sorted(range(len(scores)), key=lambda s: (-scores[s], -deals_won[s], s))
+def match_ranking(
+    scores: Sequence[int],
+    deals_won: Sequence[int],
+    conceded: Sequence[int],
+    last_placings: Sequence[int],
+) -> list[int]:
+    """Seats best first (docs/rules.md §5.2): highest total, then most deals won, then the fewest
+    tallies conceded over the match, then the better place in the last deal — never seat number."""
+    place = {seat: index for index, seat in enumerate(last_placings)}
+    return sorted(
+        range(len(scores)), key=lambda s: (-scores[s], -deals_won[s], conceded[s], place[s])
+    )
 
 
 def match_outcome(
@@ -66,20 +75,25 @@ def match_outcome(
     scores: Sequence[int],
     deals_won: Sequence[int],
 ) -> Outcome:
-    """A finished match's outcome: every deal's points, winner and placings (from the deals'
-    summaries in ``history``), the totals and the ranking; every seat plays for itself."""
+    """A finished match's outcome: every deal's points, winner, placings and tallies (from the
+    deals' summaries in ``history``), the totals, the tallies conceded and the ranking; every seat
+    plays for itself."""
     teams = solo_teams(players)
+    hands = tuple(
+        HandOutcome(
+            number=summary["deal"],
+            points=tuple(summary["points"]),
+            winner=summary["winner"],
+            placings=tuple(summary["placings"]),
+            teams=teams,
+            tallies=tuple(summary["tallies"]),
+        )
+        for summary in history
+    )
+    conceded = tuple(sum(hand.conceded()[seat] for hand in hands) for seat in range(players))
     return Outcome(
-        hands=tuple(
-            HandOutcome(
-                number=summary["deal"],
-                points=tuple(summary["points"]),
-                winner=summary["winner"],
-                placings=tuple(summary["placings"]),
-                teams=teams,
-            )
-            for summary in history
-        ),
+        hands=hands,
         totals=tuple(scores),
-        ranking=tuple(match_ranking(scores, deals_won)),
+        ranking=tuple(match_ranking(scores, deals_won, conceded, hands[-1].placings)),
+        conceded=conceded,
     )
