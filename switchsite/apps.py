@@ -1,3 +1,5 @@
+import logging
+
 from django.apps import AppConfig
 from django.urls import register_converter
 
@@ -12,3 +14,15 @@ class SwitchsiteConfig(AppConfig):
         from switchsite.api.converters import IdConverter
 
         register_converter(IdConverter, "id")
+        _redact_the_servers_logs()
+
+
+def _redact_the_servers_logs() -> None:
+    """uvicorn configures its loggers before it loads the application, each with a handler of its
+    own, so the settings' ``LOGGING`` cannot reach them: the filter goes on the loggers here."""
+    from switchsite.logfilters import RedactSecrets
+
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(existing, RedactSecrets) for existing in logger.filters):
+            logger.addFilter(RedactSecrets())

@@ -361,12 +361,16 @@ SPECTACULAR_SETTINGS = {
 # One line per request and nothing when nothing happened: at INFO the ASGI server's access log
 # has a line for every request, 4xx included, so Django's own line for a 4xx ("Not Found: …") is
 # left out (5xx keep theirs, with the traceback); the periodic sweeps are logged only when they
-# found something (switchsite.logfilters).
+# found something; seat-link secrets and named tokens are redacted from every line, the ASGI
+# server's too (switchsite.logfilters; switchsite.apps adds the filter to uvicorn's loggers).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"quiet_sweeps": {"()": "switchsite.logfilters.QuietSweeps"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "quiet_sweeps": {"()": "switchsite.logfilters.QuietSweeps"},
+        "redact_secrets": {"()": "switchsite.logfilters.RedactSecrets"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]}},
     "root": {
         "handlers": ["console"],
         "level": env.choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")),

@@ -8,7 +8,7 @@ import logging
 import pytest
 from rest_framework.test import APIClient
 
-from switchsite.logfilters import QuietSweeps
+from switchsite.logfilters import QuietSweeps, RedactSecrets
 
 SWEEP = "games.tasks.sweep_stalled_matches"
 RECEIVED = "Task %(name)s[%(id)s] received"
@@ -56,3 +56,42 @@ def test_a_sweep_that_found_something_other_tasks_and_warnings_are_logged():
         "celery.app.trace", "Task %(name)s[%(id)s] raised", task(SWEEP), level=logging.ERROR
     )
     assert quiet.filter(failed)
+
+
+SEAT_PATH = "/play/seat/swt_Zk3Pq9xV-sEcReT_/"
+
+
+def test_the_servers_access_line_names_the_seat_page_without_its_secret():
+    """uvicorn's access formatter reads the request from the record's arguments: they are redacted
+    in place, and the filter is on uvicorn's own logger (its handlers are not the settings')."""
+    access = logging.getLogger("uvicorn.access")
+    line = record(
+        "uvicorn.access", '%s - "%s %s HTTP/%s" %d', "203.0.113.7:0", "GET", SEAT_PATH, "1.1", 200
+    )
+
+    assert all(f.filter(line) for f in access.filters)
+
+    assert line.args == ("203.0.113.7:0", "GET", "/play/seat/[redacted]/", "1.1", 200)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        ("Internal Server Error: %s", SEAT_PATH),
+        ("Token %s was used after its match ended", "swt_Zk3Pq9xV-sEcReT_"),
+        (f"GET {SEAT_PATH}?lang=fr failed",),
+    ],
+)
+def test_the_services_own_lines_never_carry_a_secret(message):
+    (redacting,) = [  # on the settings' one handler, which every logger of the service reaches
+        f
+        for handler in logging.getLogger().handlers
+        for f in handler.filters
+        if isinstance(f, RedactSecrets)
+    ]
+
+    line = record("django.request", *message, level=logging.ERROR)
+    redacting.filter(line)
+
+    assert "sEcReT" not in line.getMessage()
+    assert "[redacted]" in line.getMessage()

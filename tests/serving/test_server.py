@@ -225,3 +225,14 @@ def sessions_when_settled() -> int:
         last = count
         time.sleep(1.5)
     return last
+
+
+def test_the_access_log_names_a_seat_page_without_its_secret(server: Server):
+    with urllib.request.urlopen(f"{server.base_url}/play/seat/swt_sEcReT-42/", timeout=10) as page:
+        assert page.status == 200
+
+    deadline = time.monotonic() + 5
+    while "/play/seat/[redacted]/" not in server.output() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert "/play/seat/[redacted]/" in server.output()
+    assert "sEcReT" not in server.output()
