@@ -69,7 +69,7 @@ def test_the_servers_access_line_names_the_seat_page_without_its_secret():
         "uvicorn.access", '%s - "%s %s HTTP/%s" %d', "203.0.113.7:0", "GET", SEAT_PATH, "1.1", 200
     )
 
-    assert all(f.filter(line) for f in access.filters)
+    assert access.filter(line)  # the logger's filters, as logging runs them
 
     assert line.args == ("203.0.113.7:0", "GET", "/play/seat/[redacted]/", "1.1", 200)
 
