@@ -22,7 +22,17 @@ ASGI_APP ?= switchsite.asgi:application
 UVICORN := $(BIN)/uvicorn $(ASGI_APP) --lifespan on --timeout-graceful-shutdown 10 \
 	--no-proxy-headers --log-level $(LOG_LEVEL_LOWER)
 
-.PHONY: run serve worker beat test test-sources lint format bench schema engine clean-engine
+.PHONY: run serve worker beat test test-sources lint format bench schema engine clean-engine \
+	messages
+
+# The translation catalogues (docs/operations.md, "Languages"): the .po files are kept in the
+# repository, the .mo files the service reads are compiled from them here (GNU gettext's msgfmt,
+# Debian: gettext) and git-ignored, so that a catalogue is never committed twice nor stale.
+CATALOGUES := $(wildcard locale/*/LC_MESSAGES/*.po)
+COMPILED_CATALOGUES := $(CATALOGUES:.po=.mo)
+
+%.mo: %.po
+	msgfmt --check-format --check-domain --output-file=$@ $<
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,8 +51,15 @@ ENGINE_SOURCES := $(wildcard games/rules/*.py games/rules/shedding/*.py)
 $(ENGINE): $(INSTALLED) $(ENGINE_SOURCES) scripts/build_engine.py
 	$(BIN)/python scripts/build_engine.py
 
-## Compile the rules engine (mypyc) if a source changed since its last build.
-engine: $(ENGINE)
+## Compile the rules engine (mypyc) if a source changed since its last build, and the translation
+## catalogues if one changed.
+engine: $(ENGINE) $(COMPILED_CATALOGUES)
+
+## Gather every string to translate into the French catalogues (server and browser), keeping the
+## translations there; then translate what is new (tests/test_translations.py fails until then).
+messages: $(INSTALLED)
+	$(BIN)/python manage.py makemessages --locale fr --domain django
+	$(BIN)/python manage.py makemessages --locale fr --domain djangojs
 
 ## Delete the compiled engine: the engine's sources then run as they are.
 clean-engine:
@@ -50,7 +67,7 @@ clean-engine:
 
 ## Serve on 127.0.0.1:8000 (embedded default: SQLite file, Celery tasks in-process; DEBUG on):
 ## the same ASGI server as `make serve`, one process.
-run: $(ENGINE)
+run: $(ENGINE) $(COMPILED_CATALOGUES)
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-true} $(UVICORN) --host $(HOST) --port $(PORT) --workers 1
 
@@ -59,16 +76,16 @@ run: $(ENGINE)
 ## environment. The deployment checks run first: a bad setting stops it here with one line naming
 ## the variable (uvicorn would start its worker processes again and again), and what a plain-HTTP
 ## install turned off is listed.
-serve: $(ENGINE)
+serve: $(ENGINE) $(COMPILED_CATALOGUES)
 	DEBUG=false $(BIN)/python manage.py check --deploy
 	DEBUG=false $(UVICORN) --host $(HOST) --port $(PORT) --workers $(WEB_CONCURRENCY)
 
 ## Production shape: a Celery worker for the configured broker.
-worker: $(ENGINE)
+worker: $(ENGINE) $(COMPILED_CATALOGUES)
 	$(BIN)/celery -A switchsite worker --loglevel=$(LOG_LEVEL)
 
 ## Production shape: the periodic sweep (turn clocks a lost task missed). Run exactly one.
-beat: $(ENGINE)
+beat: $(ENGINE) $(COMPILED_CATALOGUES)
 	$(BIN)/celery -A switchsite beat --loglevel=$(LOG_LEVEL)
 
 ## Lint and type-check, then the whole test suite (uses DATABASE_URL / CELERY_BROKER_URL when they
@@ -100,7 +117,7 @@ test-sources: $(INSTALLED)
 
 ## ruff, the import contracts, then mypy as configured in pyproject.toml (incremental: its cache is .mypy_cache/). mypy's
 ## Django plugin imports the engine, so the engine is built first.
-lint: $(ENGINE)
+lint: $(ENGINE) $(COMPILED_CATALOGUES)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
@@ -111,9 +128,9 @@ format: $(INSTALLED)
 	$(BIN)/ruff format .
 
 ## Regenerate the committed OpenAPI schema (a test fails while it is stale).
-schema: $(ENGINE)
+schema: $(ENGINE) $(COMPILED_CATALOGUES)
 	DEBUG=true $(BIN)/python manage.py spectacular --validate --fail-on-warn --file docs/openapi.yaml
 
 ## Speed benchmarks (figures go into docs/performance.md, never into timed tests).
-bench: $(ENGINE)
+bench: $(ENGINE) $(COMPILED_CATALOGUES)
 	$(BIN)/python -m benchmarks

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -25,12 +26,26 @@ CONTENT_SECURITY_POLICY = "; ".join(
 
 
 def _page(
-    request: HttpRequest, *, module: str, root: str, title: str, **data: object
+    request: HttpRequest,
+    *,
+    module: str,
+    root: str,
+    title: str,
+    secret_address: bool = False,
+    **data: object,
 ) -> HttpResponse:
     response = render(
         request,
         "play/page.html",
-        {"module": f"play/{module}.js", "root": root, "title": title, "data": data},
+        {
+            "module": f"play/{module}.js",
+            "root": root,
+            "title": title,
+            "data": data,
+            # The address is not written into the page (the language switcher takes it from the
+            # browser's location).
+            "secret_address": secret_address,
+        },
     )
     response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     response["Referrer-Policy"] = "no-referrer"
@@ -42,10 +57,18 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def table(request: HttpRequest, match_id: int) -> HttpResponse:
-    return _page(request, module="match", root="table", title=f"Match {match_id}", match=match_id)
+    return _page(
+        request,
+        module="match",
+        root="table",
+        title=_("Match %(number)s") % {"number": match_id},
+        match=match_id,
+    )
 
 
 def seat(request: HttpRequest, secret: str) -> HttpResponse:
-    response = _page(request, module="seat", root="seat", title="Your table")
+    response = _page(
+        request, module="seat", root="seat", title=_("Your table"), secret_address=True
+    )
     response["Cache-Control"] = "no-store"
     return response

@@ -10,6 +10,8 @@
   ``Host`` not allowed) answer problem documents, not Django's technical HTML pages.
 - :class:`RateLimitHeaders`: every answer under ``/api/`` carries ``RateLimit-Limit``,
   ``-Remaining`` and ``-Reset`` (:mod:`switchsite.api.throttling`).
+- :class:`Locale`: Django's ``LocaleMiddleware`` (the language of the request; ``Content-Language``
+  and ``Vary: Accept-Language`` on the answer), its hooks in the event loop.
 - :class:`HooksInline`: for the waiting views, which Django serves through the async chain, the
   hooks of the middleware above run in the event loop instead of a thread each.
 """
@@ -22,6 +24,7 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.middleware.locale import LocaleMiddleware
 from django.urls import Resolver404, resolve
 from django.utils.deprecation import MiddlewareMixin
 from whitenoise.middleware import WhiteNoiseMiddleware
@@ -94,6 +97,12 @@ def _resolves(path: str) -> bool:
     except Resolver404:
         return False
     return True
+
+
+class Locale(HooksInline, LocaleMiddleware):
+    """The language of each request: the switcher's cookie, else ``Accept-Language``, else
+    ``LANGUAGE_CODE``. Its hooks only compute (a cookie, a header, the URLconf's patterns), and the
+    active language lives in a context variable, so they run in the event loop like the others."""
 
 
 class DatabaseUnavailable(MiddlewareMixin):

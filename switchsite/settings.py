@@ -56,10 +56,15 @@ SECURE_HSTS_SECONDS = env.integer(
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env.flag("SECURE_HSTS_PRELOAD", default=False)
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
-# Session and CSRF cookies (the admin, the web client) only over HTTPS.
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env.flag("SECURE_COOKIES", default=not DEBUG)
+# Session, CSRF and language cookies (the admin, the web client) only over HTTPS.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = env.flag(
+    "SECURE_COOKIES", default=not DEBUG
+)
 
 INSTALLED_APPS = [
+    # First, so that its templates override the admin's (admin/base_site.html: the language
+    # switcher) and its makemessages the one of Django (the rules library's marker).
+    "switchsite",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -70,7 +75,6 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "switchsite",
     "games",
     "tournaments",
     "play",
@@ -84,6 +88,7 @@ MIDDLEWARE = [
     "switchsite.middleware.StaticFiles",  # WhiteNoise, async-capable
     "switchsite.middleware.OptionalTrailingSlash",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "switchsite.middleware.Locale",  # the language of each request (below: "Languages")
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -107,6 +112,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
             ],
         },
     },
@@ -171,7 +177,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en"
+# Languages (docs/operations.md, "Languages"): each request is answered in the language chosen with
+# the switcher (a cookie), else the first of Accept-Language the service speaks, else LANGUAGE_CODE;
+# a tournament's pages in the tournament's own. The catalogues are locale/<language>/LC_MESSAGES/
+# (django.po for the server, djangojs.po for the browser), compiled by `make`.
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+LANGUAGE_CODE = env.choice("LANGUAGE_CODE", "en", [code for code, _ in LANGUAGES])
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 # The club's time zone: pages and the admin show times in it (the API keeps UTC, ISO 8601).
 TIME_ZONE = env.time_zone("TIME_ZONE", default="UTC")
 USE_I18N = True

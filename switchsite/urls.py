@@ -1,8 +1,9 @@
 """Root URLs: the health check, the admin, the versioned API with its schema and docs, the
-tournaments' public pages and the web client."""
+tournaments' public pages, the web client, and the language switcher and browser catalogue."""
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import set_language
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -10,6 +11,7 @@ from drf_spectacular.views import (
 )
 
 from switchsite.health import healthz
+from switchsite.languages import javascript_catalog
 
 # The admin's "View site" leads to the public tournament pages (the service has no home page).
 admin.site.site_url = "/tournaments/"
@@ -29,6 +31,11 @@ urlpatterns = [
     ),
     path("tournaments/", include("tournaments.urls")),
     path("play/", include("play.urls")),
+    # The switcher's form posts here; the choice is kept in the language cookie.
+    path("i18n/setlang/", set_language, name="set_language"),
+    # The browser's catalogue (gettext(), interpolate(), the formats), served by the service
+    # itself: no CDN. A page loads the one of the language it is drawn in.
+    path("i18n/<str:language>/catalog.js", javascript_catalog, name="javascript-catalog"),
 ]
 
 handler400 = "switchsite.errors.bad_request"

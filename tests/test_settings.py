@@ -55,6 +55,7 @@ BAD = {
     "SECURE_HSTS_SECONDS": "1.5",
     "LOG_LEVEL": "loud",
     "TRUSTED_PROXIES": "-1",
+    "LANGUAGE_CODE": "klingon",
 }
 
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from tournaments import errors, selectors
 from tournaments.core.series import NightResult, SeriesRow, series_standings
-from tournaments.models import Entry, Series
+from tournaments.models import Entry, Series, Tournament
 
 
 def series_get(*, series_id: int, staff: bool = True) -> Series:
@@ -42,14 +42,18 @@ def series_detail(*, series: Series, absolute: Callable[[str], str] = str) -> di
 
 def series_nights(*, series: Series) -> dict[int, dict[str, Any]]:
     """What the series' page adds to each tournament, by id: when it seated its first round
-    (``started_at``, ``None`` before) and its public page's path (``None`` for a private one)."""
+    (``started_at``, ``None`` before), its public page's path (``None`` for a private one) and its
+    status in words."""
     nights = series.tournaments.annotate(started_at=Min("rounds__published_at"))
     return {
         pk: {
             "started_at": started_at,
             "url": reverse("tournament-public", args=[pk]) if public else None,
+            "status_display": Tournament.Status(status).label,
         }
-        for pk, public, started_at in nights.values_list("pk", "public", "started_at")
+        for pk, public, started_at, status in nights.values_list(
+            "pk", "public", "started_at", "status"
+        )
     }
 
 

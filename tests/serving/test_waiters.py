@@ -347,7 +347,12 @@ def test_waiters_woken_together_share_one_read_and_each_sees_only_its_own(
     assert not any(b'"cards"' in d for d in drawn[1 - drawer :: 2])
 
 
-OWN_MIDDLEWARE = ("RateLimitHeaders.", "DebugPagesAsProblems.", "OptionalTrailingSlash.")
+OWN_MIDDLEWARE = (
+    "RateLimitHeaders.",
+    "DebugPagesAsProblems.",
+    "OptionalTrailingSlash.",
+    "LocaleMiddleware.",
+)
 
 
 @pytest.mark.parametrize("token", ["valid", "refused"])

@@ -1,7 +1,8 @@
 // Pages that update themselves (the public page, the projector screen, a series' page): the body
 // carries data-live (its event stream) and data-revision (what the page shows). Each
 // "changed" event fetches the page again and swaps its header and main in place: no reload, no
-// polling. Round clocks ([data-clock]) count down to their end as the server's time sees it.
+// polling. Round clocks ([data-clock]) count down to their end as the server's time sees it. Words
+// come from the page's catalogue (gettext(), /i18n/<language>/catalog.js, loaded before).
 "use strict";
 
 (() => {
@@ -29,7 +30,7 @@
     for (const clock of document.querySelectorAll("[data-clock]")) {
       const seconds = secondsLeft(clock);
       const paused = clock.dataset.pausedRemaining !== "";
-      clock.textContent = shown(seconds) + (paused ? " (paused)" : "");
+      clock.textContent = shown(seconds) + (paused ? ` ${gettext("(paused)")}` : "");
       clock.classList.toggle("over", seconds <= 0);
     }
   }
