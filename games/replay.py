@@ -20,7 +20,8 @@ What the service (``games/services/decision.py``) writes around the engines' own
 * ``match_end`` with ``abandoned``: the match was abandoned (everyone resigned, or staff ended it);
   the game did not change. (A match that finishes has the engine's own ``match_end``.)
 * Any other event begins one action's events. The log does not record actions, so the replay tries
-  every legal action and keeps the one whose events are the logged ones. When one action's events are
+  every legal action and keeps the one whose events are the logged ones (and, for a ``penalty`` of
+  kind ``blunder``, the illegal play it names privately, which the rules charged for). When one action's events are
   the beginning of another's (a play, and the same play announced), the longer match is taken; two
   actions giving the same events and different states would make the log ambiguous, and are reported.
 
@@ -37,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.rules import catalog
-from games.rules.protocol import Action, Event, GameState, Outcome
+from games.rules.protocol import Action, Event, GameState, IllegalMove, InvalidAction, Outcome
 from games.rules.shuffle import seed_commitment
 
 DEAL_END_EVENTS = frozenset({"deal_end", "hand_end"})  # they reveal the seed of the deal they end
@@ -271,9 +272,12 @@ def _find_action(
     it, and the index after its events."""
     found: list[tuple[int, Action, GameState]] = []
     tried: list[tuple[int, Action, list[LoggedEvent]]] = []
-    for action in game.legal_actions():
+    for action in _candidates(game, log[at]):
         trial = game.copy()
-        produced = _as_logged(trial.apply(action), seed)
+        try:
+            produced = _as_logged(trial.apply(action), seed)
+        except (IllegalMove, InvalidAction):
+            continue  # a charged play the log names that the rules refuse outright
         agreed = _agreement(log, at, produced)
         if agreed == len(produced):
             found.append((agreed, action, trial))
@@ -289,6 +293,18 @@ def _find_action(
             log[at]["seq"], f"the log does not say which action was taken: {alternatives}"
         )
     return action, after, at + longest
+
+
+def _candidates(game: GameState, logged: LoggedEvent) -> list[Action]:
+    """The actions that may have given the events from ``logged``: the legal ones, and the
+    illegal play a blunder penalty names (docs/rules.md §2.14: with ``blunder_penalty`` an illegal
+    play is charged for instead of refused, and its ``penalty`` event keeps the play, privately)."""
+    candidates = list(game.legal_actions())
+    if logged["type"] == "penalty" and logged["data"].get("kind") == "blunder":
+        charged = (logged["private"] or {}).get("play")
+        if isinstance(charged, Mapping):
+            candidates.append(dict(charged))
+    return candidates
 
 
 def turn_defaults(game: GameState) -> Iterator[tuple[Action, list[Event]]]:

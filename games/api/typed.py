@@ -239,6 +239,10 @@ EVENT_DATA: dict[str, tuple[str, Any]] = {
             "skip": serializers.IntegerField(required=False),
             "cancelled": serializers.IntegerField(required=False),
             "reason": serializers.CharField(required=False),
+            "play": ActionField(
+                required=False,
+                help_text="`blunder`: the play refused (only for the seat that made it).",
+            ),
         },
     ),
     "reverse": (

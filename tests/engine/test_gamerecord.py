@@ -188,3 +188,23 @@ def test_a_timeout_must_play_the_default_action(record) -> None:
 def test_a_malformed_record_is_refused_with_a_reason(record, change, message) -> None:
     with pytest.raises(RecordError, match=message):
         verify_record(tampered(record, change))
+
+
+def test_an_illegal_play_charged_by_blunder_penalty_is_in_the_record() -> None:
+    """docs/rules.md §2.14: with ``blunder_penalty`` an illegal play is taken back and its player
+    draws; the log holds what it cost, and the record the play, which verifies as a blunder."""
+    played = play(settings_of("switch", 2, options={"blunder_penalty": 2}), 3)
+    # Replay the match with one blunder before its first action: a card the player does not hold.
+    blundered = Played(played.settings, played.settings.new_game())
+    blundered.commit(blundered.deal(None))
+    held = blundered.game.view(blundered.game.to_move)["you"]["hand"]
+    missing = next(
+        code for code in ("2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C") if code not in held
+    )
+    blundered.commit(blundered.game.apply({"action": "play", "card": missing}))
+
+    record = record_of(blundered, status="abandoned")
+
+    first = record["deals"][0]["actions"][0]
+    assert first["action"] == {"action": "play", "card": missing}
+    verify_record(record)

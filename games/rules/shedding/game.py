@@ -216,7 +216,7 @@ class SheddingGame(MatchState):
         if move not in legal:
             reason = legal_moves.why_illegal(self, move, legal)
             if move[0] == PLAY and self.rules.blunder_penalty:
-                return self._blunder(reason)
+                return self._blunder(move, reason)
             raise IllegalMove(reason)
         return self.apply_tuple(move)
 
@@ -496,11 +496,14 @@ class SheddingGame(MatchState):
             nxt = (nxt + self.direction) % n
         return nxt
 
-    def _blunder(self, reason: str) -> list[Event]:
-        """docs/rules.md §2 Illegal moves with ``blunder_penalty``: the play is taken back, the player draws."""
+    def _blunder(self, move: ActionTuple, reason: str) -> list[Event]:
+        """docs/rules.md §2 Illegal moves with ``blunder_penalty``: the play is taken back, the
+        player draws. The play refused is logged, privately (the log names no other action: the
+        replay finds a legal one by its events, but an illegal play is not among those it tries)."""
         seat = self.current
         count = self.rules.blunder_penalty
-        events = [Event("penalty", seat, {"kind": "blunder", "draw": count, "reason": reason})]
+        data = {"kind": "blunder", "draw": count, "reason": reason}
+        events = [Event("penalty", seat, data, {"play": action_dict(move)})]
         self._give(seat, count, events, "blunder")
         self.legal_tuples_cache = self.legal_actions_cache = None
         return events
