@@ -360,14 +360,14 @@ def match_resign(*, match_id: int, user: User) -> MatchInPlay:
             raise errors.MatchNotActive(f"The match is {match.status}.")
         seat.resigned = True
         change.seat_changed(seat, "resigned")
-        if match.on_resign == "bot":
-            seat.bot_strategy = REPLACEMENT_BOT
-            change.seat_changed(seat, "bot_strategy")
-        events = [protocol.Event("resign", seat.index, {"replaced_by": seat.bot_strategy or None})]
         ending = None
         if match.on_resign == "forfeit" or all(s.resigned or s.is_bot for s in play.seats):
             resigned = [s.index for s in play.seats if s.resigned]
             ending = Abandon({"abandoned": True, "resigned": resigned})
+        elif match.on_resign == "bot":  # no bot for a match that ends here: it plays no move
+            seat.bot_strategy = REPLACEMENT_BOT
+            change.seat_changed(seat, "bot_strategy")
+        events = [protocol.Event("resign", seat.index, {"replaced_by": seat.bot_strategy or None})]
         advance(play, events, change, transition=ending)
         return play
 

@@ -217,3 +217,18 @@ def test_forfeit_policy_abandons_the_match(alice, bob):
     assert view["status"] == "abandoned"
     assert (view["to_move"], view["legal_moves"]) == (None, [])  # nobody is to move any more
     assert alice.get(f"/api/v1/matches/{match_id}/").json()["status"] == "abandoned"
+
+
+def test_a_resignation_that_abandons_the_match_puts_no_bot_in_the_seat(alice, bob):
+    """on_resign "bot", but nobody is left to play: the match ends, and no bot played the seat."""
+    match_id = started_match(alice, bob)
+    bob.post(f"/api/v1/matches/{match_id}/resign/")
+
+    view = alice.post(f"/api/v1/matches/{match_id}/resign/").json()
+    record = alice.get(f"/api/v1/matches/{match_id}/record/").json()
+
+    assert view["status"] == "abandoned"
+    assert [s["bot"] for s in view["seats"]] == [None, "heuristic"]
+    assert [p["bot"] for p in record["players"]] == [None, "heuristic"]
+    resign = MatchEvent.objects.get(match_id=match_id, type="resign", seat=0)
+    assert resign.data == {"replaced_by": None}
