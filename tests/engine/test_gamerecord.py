@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games.gamerecord import FORMAT, Record, RecordError, positions, record_from_log, verify_record
-from games.replay import replay
+from games.replay import MatchSettings, replay
 from tests.engine.earlier_results import earlier_form
 from tests.engine.test_replay import ABBOTT_LAYOUT, SHEDDING_LAYOUT, Played, play, settings_of
 
@@ -23,22 +23,27 @@ MATCHES = [
 ]
 
 
+def record_match(settings: MatchSettings, game: str, status: str) -> dict[str, Any]:
+    """The record's ``match`` object for a match of ``settings`` played here."""
+    return {
+        "id": 1,
+        "ruleset": settings.ruleset,
+        "game": game,
+        "seat_count": settings.players,
+        "options": dict(settings.options),
+        "deals": settings.deals,
+        "target": settings.target,
+        "layout": settings.layout,
+        "turn_seconds": 60,
+        "status": status,
+    }
+
+
 def record_of(played: Played, *, status: str = "finished") -> Record:
     settings = played.settings
     outcome = played.game.outcome()
     return record_from_log(
-        match={
-            "id": 1,
-            "ruleset": settings.ruleset,
-            "game": played.game.game,
-            "seat_count": settings.players,
-            "options": dict(settings.options),
-            "deals": settings.deals,
-            "target": settings.target,
-            "layout": settings.layout,
-            "turn_seconds": 60,
-            "status": status,
-        },
+        match=record_match(settings, played.game.game, status),
         players=[
             {"seat": seat, "player": f"p{seat}", "bot": None, "resigned": False}
             for seat in range(settings.players)
