@@ -45,8 +45,8 @@ $(INSTALLED): pyproject.toml
 # engine depends on it; importing the engine runs the sources instead of a compiled module older
 # than its source. Without a C compiler the build says so in one line, writes no stamp and the
 # sources run.
-ENGINE := games/rules/compiled-sources.json
-ENGINE_SOURCES := $(wildcard games/rules/*.py games/rules/shedding/*.py)
+ENGINE := switchgame/compiled-sources.json
+ENGINE_SOURCES := $(wildcard switchgame/*.py switchgame/shedding/*.py)
 
 $(ENGINE): $(INSTALLED) $(ENGINE_SOURCES) scripts/build_engine.py
 	$(BIN)/python scripts/build_engine.py
@@ -63,7 +63,7 @@ messages: $(INSTALLED)
 
 ## Delete the compiled engine: the engine's sources then run as they are.
 clean-engine:
-	rm -f $(ENGINE) games/rules/*.so games/rules/shedding/*.so
+	rm -f $(ENGINE) switchgame/*.so switchgame/shedding/*.so
 
 ## Serve on 127.0.0.1:8000 (embedded default: SQLite file, Celery tasks in-process; DEBUG on):
 ## the same ASGI server as `make serve`, one process.

@@ -13,7 +13,7 @@ import random
 import sys
 import time
 
-from games.rules.abbott.rulesets import create_game
+from switchgame.abbott.rulesets import create_game
 
 
 def hands_per_second(

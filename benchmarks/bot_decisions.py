@@ -21,9 +21,9 @@ from functools import partial
 from typing import Any
 
 from benchmarks.bot_strength import RULESET, MontecarloSettings, mapped
-from games.bots import STRATEGIES, MatchFacts
-from games.rules.shedding import ActionTuple, SheddingGame, parse_action
-from games.rules.shedding.rulesets import create_game
+from switchgame.bots import STRATEGIES, MatchFacts
+from switchgame.shedding import ActionTuple, SheddingGame, parse_action
+from switchgame.shedding.rulesets import create_game
 
 PLAYERS = 4
 SHARE = 0.35  # of the positions with a choice that are valued

@@ -27,8 +27,8 @@ from functools import partial
 from typing import Any, TypeVar
 
 from benchmarks.bot_strength_abbott import wilson_interval
-from games.bots import STRATEGIES, MatchFacts, Strategy
-from games.bots.shedding_montecarlo import (
+from switchgame.bots import STRATEGIES, MatchFacts, Strategy
+from switchgame.bots.shedding_montecarlo import (
     DEFAULT_ITERATIONS,
     MARGIN,
     PLAYOUT_ACTIONS,
@@ -36,9 +36,9 @@ from games.bots.shedding_montecarlo import (
     Determiniser,
     make_montecarlo_bot,
 )
-from games.rules.shedding import SheddingGame
-from games.rules.shedding.rulesets import Rules, create_game
-from games.rules.shuffle import DealRng
+from switchgame.shedding import SheddingGame
+from switchgame.shedding.rulesets import Rules, create_game
+from switchgame.shuffle import DealRng
 
 RULESET = "switch"
 MAX_ACTIONS = 2000

@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from games.bots import STRATEGIES, MatchFacts, Strategy
-from games.bots.abbott_search import DEFAULT_ITERATIONS, make_search_bot
-from games.rules.abbott.rulesets import create_game
+from switchgame.abbott.rulesets import create_game
+from switchgame.bots import STRATEGIES, MatchFacts, Strategy
+from switchgame.bots.abbott_search import DEFAULT_ITERATIONS, make_search_bot
 
 RULESET, PLAYERS = "abbott", 4
 MATCHUPS = ("heuristic-random", "search-random", "search-heuristic")

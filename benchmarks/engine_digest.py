@@ -32,9 +32,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules.protocol import Event, IllegalMove
-from games.rules.shedding import SheddingGame
-from games.rules.shedding.rulesets import RULESETS, create_game
+from switchgame.protocol import Event, IllegalMove
+from switchgame.shedding import SheddingGame
+from switchgame.shedding.rulesets import RULESETS, create_game
 
 PLAYER_COUNTS = (2, 3, 4, 6)
 MAX_ACTIONS = 3000  # per match: uniformly random play with voluntary draws can run long

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchmarks.shedding_speed import pick_uniform, play_random_games
-from games.rules.shedding.rulesets import find_ruleset
+from switchgame.shedding.rulesets import find_ruleset
 
 PLAYERS = 4
 OPENSPIEL_GAME = "crazy_eights"

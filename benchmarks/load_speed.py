@@ -20,8 +20,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules import catalog
-from games.rules.shedding.rulesets import create_game
+from switchgame import catalog
+from switchgame.shedding.rulesets import create_game
 
 PLAYERS = 4
 

@@ -44,8 +44,9 @@ def store_history(games: int, clients: int) -> float:
     from django.db import connections
     from django.utils import timezone
 
-    from games import ratings, services
+    from games import services
     from games.models import RatedResult
+    from switchgame import ratings
 
     load_users = get_user_model().objects.filter(username__startswith="load")
     players = [ratings.user_holder(pk) for pk in load_users.values_list("pk", flat=True)]

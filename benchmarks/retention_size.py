@@ -50,8 +50,9 @@ def main() -> None:
     from django.db import connection
     from django.utils import timezone
 
-    from games import bots, selectors, services
+    from games import selectors, services
     from games.models import Match
+    from switchgame import bots
     from switchsite.models import IdempotentRequest
 
     call_command("migrate", verbosity=0)

@@ -23,8 +23,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from games.rules.shedding import PLAY, SheddingGame
-from games.rules.shedding.rulesets import RULESETS, Rules
+from switchgame.shedding import PLAY, SheddingGame
+from switchgame.shedding.rulesets import RULESETS, Rules
 
 # A random player: picks one of the legal actions (dicts or tuples) with the rng it is handed.
 Pick = Callable[[random.Random, list[Any]], Any]

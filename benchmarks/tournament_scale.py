@@ -6,7 +6,7 @@ seating and publishing a round, recording a table's result, and the standings re
 
 It migrates that database (PostgreSQL for figures that mean something) and adds one tournament.
 Tallies are drawn from a seeded generator, so runs are comparable. With ``--pure`` it times only
-the pure draw (``tournaments.core.seating.draw_round``) of each round of such a night, each
+the pure draw (``switchgame.tournament.seating.draw_round``) of each round of such a night, each
 round re-planning the rounds left after the rounds drawn before it, without Django or a database.
 An online round of a bot field played by a real worker: :mod:`benchmarks.tournament_online`.
 """
@@ -51,9 +51,9 @@ def summary(label: str, seconds: list[float], cpu: list[float]) -> str:
 def pure_seating(args: argparse.Namespace) -> None:
     """The pure draw of each round (tables of four within `french`'s 2–7 players), the history
     growing round by round as the service's would."""
-    from games.rules import catalog
-    from tournaments.core.meetings import RoundSeating, SeatingHistory, repeat_report
-    from tournaments.core.seating import Draw, TableBounds, draw_round
+    from switchgame import catalog
+    from switchgame.tournament.meetings import RoundSeating, SeatingHistory, repeat_report
+    from switchgame.tournament.seating import Draw, TableBounds, draw_round
 
     bounds = TableBounds(*catalog.find_ruleset("french").players, preferred=4)
     played: list[RoundSeating[int]] = []

@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 
 from games import selectors
 from games.models import Challenge, Invitation, Match, MatchEvent, Player, Seat
-from games.rules import catalog
+from switchgame import catalog
 
 ADMIN_EVENT_ROWS = 200
 

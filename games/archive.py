@@ -1,4 +1,4 @@
-"""Reads of matches that are over, as game records (:mod:`games.gamerecord`): one match's, and a
+"""Reads of matches that are over, as game records (:mod:`switchgame.records.gamerecord`): one match's, and a
 player's all, in chunks of a few matches so that an export of thousands holds only a chunk at once.
 
 Once a match is over its whole log may be revealed (``games.selectors``), so a record — every seed,
@@ -19,9 +19,9 @@ from django.contrib.auth.models import User
 from django.db.models import Prefetch
 
 from games import errors
-from games.gamerecord import Record, deals_from_log, game_record, record_from_log
 from games.models import Match, MatchEvent, Seat
 from games.selectors import REVEALED_STATUSES, bot_account
+from switchgame.records.gamerecord import Record, deals_from_log, game_record, record_from_log
 
 # How many matches an export reads at once: three queries per chunk (matches, seats, events of
 # the matches whose record deals were not kept).

@@ -5,7 +5,7 @@ are not re-declared here: :data:`ENGINE_PROBLEMS` gives each its status and code
 handler answers them as it answers these.
 """
 
-from games.rules import catalog, protocol
+from switchgame import catalog, protocol
 from switchsite.problems import ServiceError, register_problem
 
 

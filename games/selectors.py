@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 
-from games import errors, ratings
+from games import errors
 from games._cached_sql import CachedSqlQuery
 from games.models import (
     ArchivedLog,
@@ -27,9 +27,9 @@ from games.models import (
     Rating,
     Seat,
 )
-from games.rules import catalog
-from games.rules.protocol import Event, GameState
-from games.rules.shuffle import seed_commitment
+from switchgame import catalog, ratings
+from switchgame.protocol import Event, GameState
+from switchgame.shuffle import seed_commitment
 from switchsite.models import ApiToken
 
 REVEALED_STATUSES = frozenset({Match.Status.FINISHED, Match.Status.ABANDONED})

@@ -4,7 +4,7 @@
 
 What ``make engine`` runs, and with it every make target that runs the engine, whenever one of the
 engine's sources is newer than the last build. The modules the guard names
-(``games/rules/build_guard.py``: the shedding engine and what it shares) are compiled to a C extension beside its source;
+(``switchgame/build_guard.py``: the shedding engine and what it shares) are compiled to a C extension beside its source;
 the guard then refuses a compiled module whose source changed after the build recorded in its stamp
 (docs/architecture.md, "The compiled engine"). Needs a C compiler and Python's headers; the C goes to ``build/``.
 Without them (a Mac without the command-line tools, a slim container), or when the C does not
@@ -28,8 +28,8 @@ from mypyc.build import mypycify
 from setuptools import setup  # type: ignore[import-untyped]  # (setuptools ships no types)
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE = ROOT / "games" / "rules"
-# The guard, run from its file: importing games.rules would refuse the stale build this replaces.
+ENGINE = ROOT / "switchgame"
+# The guard, run from its file: importing switchgame would refuse the stale build this replaces.
 GUARD = runpy.run_path(str(ENGINE / "build_guard.py"))
 
 
@@ -73,9 +73,9 @@ def main() -> None:
         ["--config-file=", "--cache-dir=build/mypy_cache"]
         + [str(path.relative_to(ROOT)) for path in sources],
         opt_level="3",
-        # The library the modules share: games/rules/compiled__mypyc.*.so, inside the package, so
+        # The library the modules share: switchgame/compiled__mypyc.*.so, inside the package, so
         # that it is found wherever the package is (not only from the project's root).
-        group_name="games.rules.compiled",
+        group_name="switchgame.compiled",
     )
     try:
         setup(

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Verify game records (switch-record/1) offline: no server, no database, no Django.
 
-Each record is re-created from itself alone by the project's pure rules (games.gamerecord): every
+Each record is re-created from itself alone by the project's pure rules (switchgame.records.gamerecord): every
 deal's seed is checked against its shuffle commitment and dealt, every action is checked to be the
 legal action of the seat to move, and the result must be the one the game reaches.
 
@@ -22,8 +22,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from games.gamerecord import RecordError, verify_record
-from games.notation import record_from_text
+from switchgame.records.gamerecord import RecordError, verify_record
+from switchgame.records.notation import record_from_text
 
 
 def records(stream: TextIO) -> Iterator[Any]:

@@ -11,9 +11,8 @@ from typing import Any
 
 from django import forms
 
-from games import bots
-from games.rules import catalog
-from tournaments.core.scoring import Scoring
+from switchgame import bots, catalog
+from switchgame.tournament.scoring import Scoring
 from tournaments.models import Tournament
 from tournaments.services import Entrant
 

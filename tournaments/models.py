@@ -1,7 +1,7 @@
 """Persistence for club tournaments: the event, its entries, rounds, tables, byes and score lines.
 
 Models are thin (constraints in ``Meta``, no logic in ``save()``): the rules live in the pure
-core (``tournaments/core/``), writes in ``services/``, reads in ``selectors.py``. Standings are not stored: they are computed from the score lines, so a corrected
+core (``switchgame/tournament/``), writes in ``services/``, reads in ``selectors.py``. Standings are not stored: they are computed from the score lines, so a corrected
 line changes them at once; what is stored is only what cannot be recomputed (who sat where, the
 seeds of the draws). Ratings are the games app's (``games.models.Rating``): a table's results are
 rated there, each entry as its :attr:`Entry.rating_holder`.
@@ -16,9 +16,9 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
-from games import ratings
-from tournaments.core.scoring import ByePolicy, Ranking, Scoring
-from tournaments.core.seating import SeatingMode
+from switchgame import ratings
+from switchgame.tournament.scoring import ByePolicy, Ranking, Scoring
+from switchgame.tournament.seating import SeatingMode
 
 
 def _choices(values: type[StrEnum]) -> list[tuple[str, str]]:

@@ -19,23 +19,22 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.text import slugify
 
-from games import ratings
 from games import selectors as game_selectors
 from games.models import Rating
-from games.rules import catalog
-from games.rules.shedding.game import SheddingGame
-from games.rules.shedding.scoring import french_tally
-from switchsite.spreadsheets import inert_text
-from tournaments import errors
-from tournaments.core import results
-from tournaments.core.scoring import Bye as ByeResult
-from tournaments.core.scoring import (
+from switchgame import catalog, ratings
+from switchgame.shedding.game import SheddingGame
+from switchgame.shedding.scoring import french_tally
+from switchgame.tournament import results
+from switchgame.tournament.scoring import Bye as ByeResult
+from switchgame.tournament.scoring import (
     Scoring,
     StandingRow,
     TableResult,
     standings,
     tiebreak_order,
 )
+from switchsite.spreadsheets import inert_text
+from tournaments import errors
 from tournaments.models import (
     Bye,
     Entry,
@@ -369,7 +368,7 @@ def result_preview(
 ) -> list[dict[str, Any]]:
     """What a result would score, deal by deal, with running totals — before it is saved.
 
-    Raises :class:`~tournaments.core.results.ResultInvalid` when it cannot be right.
+    Raises :class:`~switchgame.tournament.results.ResultInvalid` when it cannot be right.
     """
     scoring = Scoring(tournament.scoring)
     hands = results.hands_from_result(table_format(tournament=tournament, names=names), result)

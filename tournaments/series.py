@@ -11,8 +11,8 @@ from typing import Any
 from django.db.models import Min
 from django.urls import reverse
 
+from switchgame.tournament.series import NightResult, SeriesRow, series_standings
 from tournaments import errors, selectors
-from tournaments.core.series import NightResult, SeriesRow, series_standings
 from tournaments.models import Entry, Series, Tournament
 
 

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from games import archive
 from games.api import serializers as s
-from games.notation import record_text
+from switchgame.records.notation import record_text
 from switchsite.api.asyncviews import AsyncAPIView
 from switchsite.api.schema import problems
 from switchsite.asyncdb import run_sync

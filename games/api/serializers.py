@@ -12,10 +12,10 @@ from rest_framework import serializers
 
 from games.api import typed, typed_feed
 from games.models import Challenge, Match
-from games.rules import protocol
 from games.selectors import bot_account
 from games.services import RESIGN_POLICIES
 from games.services.challenges import EXPIRES_IN_DEFAULT, EXPIRES_IN_RANGE
+from switchgame import protocol
 from switchsite.api.pagination import PageQuerySerializer
 from switchsite.api.schema import page_of
 

@@ -14,10 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import bots, notifier, selectors, services
+from games import notifier, selectors, services
 from games.api import serializers as s
 from games.api import typed, waiting
-from games.rules import catalog
+from switchgame import bots, catalog
 from switchsite.api.asyncviews import AsyncAPIView
 from switchsite.api.idempotency import idempotent
 from switchsite.api.pagination import ListPagination, PageQuerySerializer

@@ -8,7 +8,7 @@
 - :mod:`~games.services.ratings` — rated results and their replay in date order;
 - :mod:`~games.services.records` — the deals of a game record, kept once the match is over;
 - :mod:`~games.services.pipeline` — the one pipeline every change of a match ends in (an optimistic
-  write, retried by one policy), and :mod:`~games.services.decision`, the pure step that decides
+  write, retried by one policy), and :mod:`~switchgame.decision`, the pure step that decides
   what an advance does (status, clock, seeds, the next deal, who hears what, bots to wake).
 
 The public functions are re-exported here: callers write ``services.match_create(...)``.

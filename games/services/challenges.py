@@ -17,10 +17,10 @@ from django.utils import timezone
 from games import errors
 from games.models import Challenge, Invitation, Match
 from games.recording import FeedEntry, feed_append
-from games.rules import catalog
 from games.selectors import bot_account
 from games.services.matches import match_create, match_start, validated_bots
 from games.services.players import player_profile
+from switchgame import catalog
 
 # How long a challenge waits for its answers unless the challenger says otherwise (seconds).
 EXPIRES_IN_DEFAULT = 24 * 3600

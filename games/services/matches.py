@@ -18,15 +18,15 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots, errors
+from games import errors
 from games.models import Match, MatchEvent, Seat
 from games.recording import FeedEntry
-from games.replay import turn_defaults
-from games.rules import catalog, protocol
 from games.selectors import MatchInPlay, bot_account, match_in_play
-from games.services.decision import Abandon, Start
 from games.services.pipeline import Change, advance, retrying
 from games.services.players import player_profile
+from switchgame import bots, catalog, protocol
+from switchgame.decision import Abandon, Start
+from switchgame.records.replay import turn_defaults
 
 RESIGN_POLICIES = ("bot", "forfeit")
 # Who plays on for a player who resigns or runs out of time three times (both games have one).

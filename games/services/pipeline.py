@@ -2,7 +2,7 @@
 
 Writes are optimistic: an operation reads the match without a lock
 (:func:`games.selectors.match_in_play`), works out the change in memory — the engine applies the
-action, :func:`games.services.decision.decide` decides what follows — and :func:`advance` writes it
+action, :func:`switchgame.decision.decide` decides what follows — and :func:`advance` writes it
 in one short transaction as an ``UPDATE … WHERE version = <read version>`` that takes the row lock
 only then, with the events and feed entries in the same statement on PostgreSQL
 (:mod:`games.recording`). If someone else changed the match in between, the update finds no row,
@@ -25,9 +25,10 @@ from django.utils import timezone
 from games import errors, signals
 from games.models import Match, MatchEvent, Seat
 from games.recording import Advance, FeedEntry, advance_write
-from games.rules import protocol
 from games.selectors import MatchInPlay, match_view
-from games.services.decision import (
+from games.services.ratings import match_rated
+from switchgame import protocol
+from switchgame.decision import (
     Abandon,
     Holder,
     MatchRead,
@@ -36,7 +37,6 @@ from games.services.decision import (
     decide,
     practice_deal_seed,
 )
-from games.services.ratings import match_rated
 from switchsite.tasks import publish_after_commit
 
 # How often an operation is tried again when the match changed under it before it gives up with
@@ -90,7 +90,7 @@ def advance(
     wake_bots: bool = True,
 ) -> list[MatchEvent]:
     """Write what an operation did to ``play`` (its game already changed, its seats changed as
-    ``change`` says) and what follows from it (:func:`~games.services.decision.decide`), in one
+    ``change`` says) and what follows from it (:func:`~switchgame.decision.decide`), in one
     transaction; raises :class:`MatchChanged`, writing nothing, if the match moved on since it was
     read. After commit, a bot to move is handed to a worker (unless ``wake_bots`` is false: the
     caller is that worker) and whoever waits on the match's end is told. Returns the event

@@ -19,9 +19,8 @@ from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
-from games import ratings
 from games.models import Match, RatedResult, Rating, RatingChange, RatingReplay, Seat
-from games.rules import protocol
+from switchgame import protocol, ratings
 from switchsite.tasks import publish_after_commit
 
 # Results rated per transaction: a replay of any length holds its locks this long at most.

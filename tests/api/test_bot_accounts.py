@@ -12,9 +12,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from games import ratings
 from games.models import Rating
-from games.notation import record_from_text
+from switchgame import ratings
+from switchgame.records.notation import record_from_text
 from tests.api.conftest import PASSWORD, Client
 
 pytestmark = pytest.mark.django_db

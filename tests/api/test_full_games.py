@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from games.models import Match
-from games.rules import catalog
 from games.services import pipeline
 from scripts.verify_deals import verify
+from switchgame import catalog
 from tests.api.conftest import Client
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ import pytest
 
 from games import services
 from games.models import Match
-from games.services.decision import practice_deal_seed
 from scripts.verify_record import check
+from switchgame.decision import practice_deal_seed
 from tests.api.conftest import Client, assert_problem
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """GET /api/v1/matches/{id}/record/: the game record of a match that is over, for any signed-in
-client, which verifies from itself alone (games.gamerecord) — also offline, with
+client, which verifies from itself alone (switchgame.records.gamerecord) — also offline, with
 scripts/verify_record.py, which needs no database and no Django."""
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from rest_framework.test import APIClient
 
 import switchsite.tasks
 from games import archive, selectors, services, tasks
-from games.gamerecord import verify_record
 from games.models import Match, MatchEvent, RecordDeals
-from games.notation import record_from_text
 from scripts.verify_record import main as verify_main
+from switchgame.records.gamerecord import verify_record
+from switchgame.records.notation import record_from_text
 from tests.api.conftest import assert_problem
 from tests.services.test_replay import play
 

@@ -14,8 +14,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
 from games.api import typed, typed_feed
-from games.rules.abbott.actions import ACTION_FIELDS as ABBOTT_ACTIONS
-from games.rules.shedding.actions import ACTION_DICTS
+from switchgame.abbott.actions import ACTION_FIELDS as ABBOTT_ACTIONS
+from switchgame.shedding.actions import ACTION_DICTS
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.rules import catalog
+from switchgame import catalog
 from tests.serving.conftest import PROJECT_ROOT
 
 BOT = PROJECT_ROOT / "examples" / "bot.py"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.rules.abbott.game import AbbottGame
-from games.rules.abbott.rulesets import create_game
-from games.rules.cards import card_code
+from switchgame.abbott.game import AbbottGame
+from switchgame.abbott.rulesets import create_game
+from switchgame.cards import card_code
 
 SEED = b"abbott-test"
 FULL6 = {(r, c): card_code(r * 6 + c) for r in range(6) for c in range(6)}

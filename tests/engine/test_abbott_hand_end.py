@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules.abbott.game import AbbottGame
-from games.rules.protocol import IllegalMove
+from switchgame.abbott.game import AbbottGame
+from switchgame.protocol import IllegalMove
 from tests.engine.abbott_grids import (
     SEED,
     asked_to_agree,

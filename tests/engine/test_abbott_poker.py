@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from phevaluator import evaluate_cards
 
-from games.rules.abbott.poker import (
+from switchgame.abbott.poker import (
     FLUSH,
     FOUR_OF_A_KIND,
     FULL_HOUSE,
@@ -29,7 +29,7 @@ from games.rules.abbott.poker import (
     best_hand,
     evaluate,
 )
-from games.rules.cards import RANK_OF, SUIT_OF, parse_card
+from switchgame.cards import RANK_OF, SUIT_OF, parse_card
 
 
 def cards(text: str) -> list[int]:

@@ -11,11 +11,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules.abbott.game import AbbottGame
-from games.rules.abbott.poker import best_hand
-from games.rules.abbott.rulesets import create_game
-from games.rules.abbott.state import EMPTY
-from games.rules.protocol import IllegalMove
+from switchgame.abbott.game import AbbottGame
+from switchgame.abbott.poker import best_hand
+from switchgame.abbott.rulesets import create_game
+from switchgame.abbott.state import EMPTY
+from switchgame.protocol import IllegalMove
 
 MAX_ACTIONS_PER_HAND = 3000
 MAX_HANDS = 200

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from games.rules.abbott.rulesets import RULESETS, create_game
-from games.rules.cards import card_code, make_deck
-from games.rules.protocol import IllegalMove, InvalidAction, InvalidLayout, InvalidOptions
-from games.rules.shuffle import DealRng
+from switchgame.abbott.rulesets import RULESETS, create_game
+from switchgame.cards import card_code, make_deck
+from switchgame.protocol import IllegalMove, InvalidAction, InvalidLayout, InvalidOptions
+from switchgame.shuffle import DealRng
 from tests.engine.abbott_grids import FULL6, SEED, edit, hand_end, layout, move, moves, new_game
 
 # ---------------------------------------------------------------------------- layout and the deal

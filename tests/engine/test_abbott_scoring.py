@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules.abbott.scoring import controls, game_winner, hand_scores
+from switchgame.abbott.scoring import controls, game_winner, hand_scores
 
 SMITH, JONES, ROBINSON, BROWN = range(4)
 

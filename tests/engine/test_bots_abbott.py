@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from games.bots import STRATEGIES, MatchFacts, abbott_heuristic, abbott_search
-from games.bots.abbott_search import DEFAULT_ITERATIONS, make_search_bot
-from games.rules.abbott.game import AbbottGame
-from games.rules.abbott.rulesets import create_game
-from games.rules.cards import card_code, parse_card
+from switchgame.abbott.game import AbbottGame
+from switchgame.abbott.rulesets import create_game
+from switchgame.bots import STRATEGIES, MatchFacts, abbott_heuristic, abbott_search
+from switchgame.bots.abbott_search import DEFAULT_ITERATIONS, make_search_bot
+from switchgame.cards import card_code, parse_card
 
 RULESETS = [("abbott", 4), ("abbott-2", 2)]
 

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from games.bots import STRATEGIES, MatchFacts
-from games.bots.shedding_heuristic import rules_for
-from games.bots.shedding_montecarlo import Determiniser, make_montecarlo_bot
-from games.rules.shedding import SheddingGame
-from games.rules.shedding.rulesets import RULESETS, create_game
+from switchgame.bots import STRATEGIES, MatchFacts
+from switchgame.bots.shedding_heuristic import rules_for
+from switchgame.bots.shedding_montecarlo import Determiniser, make_montecarlo_bot
+from switchgame.shedding import SheddingGame
+from switchgame.shedding.rulesets import RULESETS, create_game
 from tests.engine.test_shedding_helpers import assert_conserved, choose, layout_game
 
 HEURISTIC = STRATEGIES["shedding"]["heuristic"]

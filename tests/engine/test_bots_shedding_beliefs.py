@@ -13,11 +13,11 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from games.bots import STRATEGIES, MatchFacts
-from games.bots.shedding_beliefs import deal_hidden, hand_slots, unseen_cards
-from games.rules.cards import RANKS, SUITS
-from games.rules.shedding import SheddingGame
-from games.rules.shedding.rulesets import RULESETS, create_game
+from switchgame.bots import STRATEGIES, MatchFacts
+from switchgame.bots.shedding_beliefs import deal_hidden, hand_slots, unseen_cards
+from switchgame.cards import RANKS, SUITS
+from switchgame.shedding import SheddingGame
+from switchgame.shedding.rulesets import RULESETS, create_game
 from tests.engine.test_shedding_helpers import choose, layout_game
 
 HEURISTIC = STRATEGIES["shedding"]["heuristic"]

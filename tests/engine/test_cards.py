@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules.cards import CARD_CODES, InvalidCard, card_code, make_deck, parse_card, parse_suit
+from switchgame.cards import CARD_CODES, InvalidCard, card_code, make_deck, parse_card, parse_suit
 
 
 @pytest.mark.parametrize(

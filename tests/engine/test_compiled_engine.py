@@ -12,8 +12,8 @@ import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-import games.rules
-from games.rules.build_guard import (
+import switchgame
+from switchgame.build_guard import (
     MODE_VARIABLE,
     STAMP,
     compiled_by_the_build,
@@ -23,13 +23,13 @@ from games.rules.build_guard import (
 from tests.conftest import IN_CI
 
 ROOT = Path(__file__).parents[2]
-ENGINE = Path(games.rules.__file__).parent
+ENGINE = Path(switchgame.__file__).parent
 
 # Seeded random matches of every preset, hashed whole: every legal action, event and saved state.
 PLAY_AND_HASH = """
 import hashlib, json, random
-import games.rules.shedding.game
-from games.rules.shedding.rulesets import RULESETS, create_game
+import switchgame.shedding.game
+from switchgame.shedding.rulesets import RULESETS, create_game
 
 digest = hashlib.sha256()
 for name in RULESETS:
@@ -47,7 +47,7 @@ for name in RULESETS:
                 events = game.apply(dict(rng.choice(plays if plays and rng.random() < 0.9 else legal)))
             digest.update(json.dumps([event.to_dict() for event in events]).encode())
             digest.update(json.dumps(game.copy().to_dict(), sort_keys=True).encode())
-print(games.rules.shedding.game.__spec__.origin)
+print(switchgame.shedding.game.__spec__.origin)
 print(digest.hexdigest())
 """
 
@@ -95,11 +95,10 @@ def test_every_engine_module_runs_compiled_unless_the_sources_were_asked_for() -
 
 def copy_of_the_engine(root: Path) -> Path:
     """The engine's package, with its build if there is one, and its build script, under ``root``."""
-    for source in [ROOT / "games" / "__init__.py", ROOT / "scripts" / "build_engine.py"]:
-        (root / source.parent.relative_to(ROOT)).mkdir(parents=True, exist_ok=True)
-        shutil.copy(source, root / source.relative_to(ROOT))
-    shutil.copytree(ENGINE, root / "games" / "rules", ignore=shutil.ignore_patterns("__pycache__"))
-    return root / "games" / "rules"
+    (root / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "build_engine.py", root / "scripts")
+    shutil.copytree(ENGINE, root / ENGINE.name, ignore=shutil.ignore_patterns("__pycache__"))
+    return root / ENGINE.name
 
 
 def test_a_stale_build_runs_the_sources_and_says_so(tmp_path: Path) -> None:
@@ -107,7 +106,7 @@ def test_a_stale_build_runs_the_sources_and_says_so(tmp_path: Path) -> None:
     with (engine / "shedding" / "legal.py").open("a") as source:
         source.write("# an edit since the build\n")
     done = subprocess.run(
-        [sys.executable, "-c", "import games.rules.shedding.game as g; print(g.__spec__.origin)"],
+        [sys.executable, "-c", "import switchgame.shedding.game as g; print(g.__spec__.origin)"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -142,7 +141,7 @@ def test_without_a_c_compiler_the_build_says_so_in_one_line_and_the_sources_run(
 
 def test_the_sources_without_the_build_play_as_the_compiled_engine(tmp_path: Path) -> None:
     sources, elsewhere = tmp_path / "sources", tmp_path / "elsewhere"
-    for source in [ROOT / "games" / "__init__.py", *ENGINE.rglob("*.py")]:
+    for source in ENGINE.rglob("*.py"):
         copy = sources / source.relative_to(ROOT)
         copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(source, copy)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.rules.protocol import Event
+from switchgame.protocol import Event
 
 
 def test_drawn_cards_are_shown_only_to_the_seat_that_drew_them():

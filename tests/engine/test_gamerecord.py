@@ -1,4 +1,4 @@
-"""Game records (games/gamerecord.py): built from a match's settings and log, they re-create every
+"""Game records (switchgame/records/gamerecord.py): built from a match's settings and log, they re-create every
 state from the record alone, for both games — and a record tampered with anywhere (a seed, a
 commitment, an action, a seat, the result, a deal cut short) fails verification, saying where."""
 
@@ -9,8 +9,15 @@ from typing import Any
 
 import pytest
 
-from games.gamerecord import FORMAT, Record, RecordError, positions, record_from_log, verify_record
-from games.replay import MatchSettings, replay
+from switchgame.records.gamerecord import (
+    FORMAT,
+    Record,
+    RecordError,
+    positions,
+    record_from_log,
+    verify_record,
+)
+from switchgame.records.replay import MatchSettings, replay
 from tests.engine.earlier_results import earlier_form
 from tests.engine.test_replay import ABBOTT_LAYOUT, SHEDDING_LAYOUT, Played, play, settings_of
 
@@ -107,7 +114,7 @@ def test_a_changed_seed_fails_its_commitment(record) -> None:
 
 def test_a_seed_and_commitment_changed_together_deal_other_cards(record) -> None:
     """A forger who replaces both deals other cards, and the actions stop being legal."""
-    from games.rules.shuffle import seed_commitment
+    from switchgame.shuffle import seed_commitment
 
     def change(r: Record) -> None:
         r["deals"][0]["seed"] = "11" * 32

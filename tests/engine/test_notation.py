@@ -1,4 +1,4 @@
-"""The text notation of game records (games/notation.py): every record, of both games, written and
+"""The text notation of game records (switchgame/records/notation.py): every record, of both games, written and
 read back is the same record, one line per action; and a text that is not the notation is refused
 with the line that is not."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.gamerecord import Record, RecordError, verify_record
-from games.notation import action_text, record_from_text, record_text
+from switchgame.records.gamerecord import Record, RecordError, verify_record
+from switchgame.records.notation import action_text, record_from_text, record_text
 from tests.engine.test_gamerecord import record_of
 from tests.engine.test_replay import ABBOTT_LAYOUT, play, settings_of
 

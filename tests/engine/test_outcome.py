@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from games.rules import catalog
-from games.rules.protocol import Outcome
+from switchgame import catalog
+from switchgame.protocol import Outcome
 from tests.engine.earlier_results import earlier_form
 
 

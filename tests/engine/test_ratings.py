@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.ratings import (
+from switchgame.ratings import (
     RatedMatch,
     Rating,
     initial_rating,

@@ -1,8 +1,8 @@
-"""Every option makes a sound record (games/gamerecord.py, games/notation.py): matches of every
+"""Every option makes a sound record (switchgame/records/gamerecord.py, switchgame/records/notation.py): matches of every
 ruleset, with house rules drawn from every option the shedding rulesets take (blunders and their
 penalties, jokers, decks, stacking, every power) and both Abbott presets, played as the service
 plays them — each advance decided by the service's own pure decision
-(games/services/decision.py), with illegal plays, turn clocks running out, bots taking seats,
+(switchgame/decision.py), with illegal plays, turn clocks running out, bots taking seats,
 resignations and abandonment — end with a record that is built from the log, re-creates the
 game's last state from itself alone, verifies, survives the text notation and the JSON the export
 writes, unchanged."""
@@ -19,14 +19,14 @@ import orjson
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from games.gamerecord import Record, positions, record_from_log, verify_record
-from games.notation import record_from_text, record_text
-from games.replay import MatchSettings, turn_defaults
-from games.rules import catalog
-from games.rules.cards import CARD_CODES, SUITS
-from games.rules.protocol import Event, GameState, IllegalMove, InvalidAction, InvalidOptions
-from games.rules.shedding import options as shedding_options
-from games.services.decision import Abandon, Holder, MatchRead, Start, Status, decide
+from switchgame import catalog
+from switchgame.cards import CARD_CODES, SUITS
+from switchgame.decision import Abandon, Holder, MatchRead, Start, Status, decide
+from switchgame.protocol import Event, GameState, IllegalMove, InvalidAction, InvalidOptions
+from switchgame.records.gamerecord import Record, positions, record_from_log, verify_record
+from switchgame.records.notation import record_from_text, record_text
+from switchgame.records.replay import MatchSettings, turn_defaults
+from switchgame.shedding import options as shedding_options
 from tests.engine.test_gamerecord import record_match
 
 NOW = datetime(2026, 11, 28, tzinfo=UTC)

@@ -1,8 +1,8 @@
-"""The match replay (games/replay.py): from a match's settings and its event log it re-creates the
+"""The match replay (switchgame/records/replay.py): from a match's settings and its event log it re-creates the
 state after every step — so every view any seat or spectator was shown — for both games, and it
 rejects a log that the settings and the revealed seeds do not give, saying which event and how.
 
-The logs here are written as the service writes them (games/services/decision.py): the deal event carries
+The logs here are written as the service writes them (switchgame/decision.py): the deal event carries
 the seed's commitment, the deal's end reveals the seed, a timed-out turn is a ``timeout`` event and
 the default actions played until the turn changes, and ``bot_takeover`` / ``resign`` change who plays
 a seat. tests/services/test_replay.py replays logs that the service itself wrote.
@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from games.replay import MatchSettings, ReplayError, replay
-from games.rules.protocol import Event, GameState
-from games.rules.shuffle import seed_commitment
+from switchgame.protocol import Event, GameState
+from switchgame.records.replay import MatchSettings, ReplayError, replay
+from switchgame.shuffle import seed_commitment
 from tests.engine.earlier_results import earlier_form
 
 DEAL_END_EVENTS = ("deal_end", "hand_end")
@@ -53,7 +53,7 @@ class Played:
     shown: dict[int, tuple[dict[str, Any], list[dict[str, Any]]]] = field(default_factory=dict)
 
     def commit(self, events: list[Event]) -> None:
-        """As the pipeline decides (games.services.decision): reveal the seed in deal ends, deal on, log, remember the views."""
+        """As the pipeline decides (switchgame.decision): reveal the seed in deal ends, deal on, log, remember the views."""
         events = [e.with_data(seed=self.seed) if e.type in DEAL_END_EVENTS else e for e in events]
         if self.game.needs_deal and not self.game.is_over:
             events += self.deal(None)

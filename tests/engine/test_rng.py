@@ -1,10 +1,10 @@
-"""The deal RNG (games/rules/shuffle.py): deterministic, documented, copyable."""
+"""The deal RNG (switchgame/shuffle.py): deterministic, documented, copyable."""
 
 from __future__ import annotations
 
 import hashlib
 
-from games.rules.shuffle import DealRng, seed_commitment
+from switchgame.shuffle import DealRng, seed_commitment
 
 
 def test_draws_follow_the_documented_recipe() -> None:

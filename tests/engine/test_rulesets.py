@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from games.rules.protocol import InvalidOptions
-from games.rules.shedding import SheddingGame
-from games.rules.shedding.options import OPTION_NAMES, value_for_players
-from games.rules.shedding.rulesets import (
+from switchgame.protocol import InvalidOptions
+from switchgame.shedding import SheddingGame
+from switchgame.shedding.options import OPTION_NAMES, value_for_players
+from switchgame.shedding.rulesets import (
     RULESETS,
     UnknownRuleset,
     create_game,
@@ -128,7 +128,7 @@ def test_jokers_without_a_power_are_wild() -> None:
 
 def test_specific_patterns_beat_general_ones() -> None:
     rules = RULESETS["black-jack"].compile(2)
-    from games.rules.cards import parse_card
+    from switchgame.cards import parse_card
 
     assert rules.power[parse_card("JS")].draw == 5  # type: ignore[union-attr]
     assert rules.power[parse_card("JD")] is None

@@ -6,8 +6,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.rules.shedding import SheddingGame
-from games.rules.shedding.rulesets import create_game
+from switchgame.shedding import SheddingGame
+from switchgame.shedding.rulesets import create_game
 
 
 def layout_game(

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from games.rules.protocol import Event
-from games.rules.shedding import SheddingGame
-from games.rules.shedding.rulesets import RULESETS, create_game
+from switchgame.protocol import Event
+from switchgame.shedding import SheddingGame
+from switchgame.shedding.rulesets import RULESETS, create_game
 from tests.engine.test_shedding_helpers import choose, layout_game
 
 DRAW = {"action": "draw"}

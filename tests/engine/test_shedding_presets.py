@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules.protocol import IllegalMove
-from games.rules.shedding import SheddingGame
-from games.rules.shedding.rulesets import RULESETS, create_game
+from switchgame.protocol import IllegalMove
+from switchgame.shedding import SheddingGame
+from switchgame.shedding.rulesets import RULESETS, create_game
 from tests.engine.test_shedding_helpers import hand_codes, layout_game, play
 
 DRAW = {"action": "draw"}

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules.cards import CARD_CODES, SUITS
-from games.rules.protocol import IllegalMove, InvalidAction
-from games.rules.shedding import SheddingGame
-from games.rules.shedding.rulesets import RULESETS, create_game
+from switchgame.cards import CARD_CODES, SUITS
+from switchgame.protocol import IllegalMove, InvalidAction
+from switchgame.shedding import SheddingGame
+from switchgame.shedding.rulesets import RULESETS, create_game
 from tests.engine.test_shedding_helpers import assert_conserved, choose
 
 MAX_ACTIONS = 20_000

@@ -9,9 +9,9 @@ from typing import Any, cast
 
 import pytest
 
-from games.rules.cards import CARD_CODES, codes
-from games.rules.protocol import IllegalMove, InvalidLayout, InvalidOptions
-from games.rules.shedding.rulesets import create_game
+from switchgame.cards import CARD_CODES, codes
+from switchgame.protocol import IllegalMove, InvalidLayout, InvalidOptions
+from switchgame.shedding.rulesets import create_game
 from tests.engine.test_shedding_helpers import assert_conserved, hand_codes, layout_game, play
 
 DRAW = {"action": "draw"}

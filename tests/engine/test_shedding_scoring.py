@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rules.cards import parse_card
-from games.rules.shedding.scoring import (
+from switchgame.cards import parse_card
+from switchgame.shedding.scoring import (
     deal_placings,
     french_tally,
     hand_order,

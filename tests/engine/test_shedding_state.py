@@ -1,5 +1,5 @@
 """The fields of a shedding match are declared once, each with its type and its codec in its
-metadata (games/rules/shedding/state.py); copying and saving follow from the codecs, so no field
+metadata (switchgame/shedding/state.py); copying and saving follow from the codecs, so no field
 can be forgotten by one of them, and a codec must suit its field's type."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from games.rules.shedding import SheddingGame
-from games.rules.shedding.rulesets import create_game
-from games.rules.shedding.state import FIELDS, VALUE
+from switchgame.shedding import SheddingGame
+from switchgame.shedding.rulesets import create_game
+from switchgame.shedding.state import FIELDS, VALUE
 from tests.engine.test_shedding_helpers import choose
 
 # The rules are saved as ruleset, options and players; the caches are rebuilt on demand.
@@ -31,7 +31,7 @@ def played(ruleset: str = "black-jack", actions: int = 30) -> SheddingGame:
     return game
 
 
-STATE_SOURCE = Path(__file__).parents[2] / "games" / "rules" / "shedding" / "state.py"
+STATE_SOURCE = Path(__file__).parents[2] / "switchgame" / "shedding" / "state.py"
 # Annotations of fields that copies may share: immutable scalars.
 VALUE_TYPES = {"int", "bool", "str", "int | None"}
 

@@ -18,9 +18,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from games import bots, selectors
+from games import selectors
 from games import services as games
 from games.models import FeedEvent, Match, MatchEvent
+from switchgame import bots
 from tests.faults.conftest import needs
 from tests.tournaments.conftest import end_match, won_by_seat_0
 from tournaments import services

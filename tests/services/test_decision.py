@@ -1,4 +1,4 @@
-"""The pure decision step of the pipeline (games/services/decision.py), without a database: what an
+"""The pure decision step of the pipeline (switchgame/decision.py), without a database: what an
 advance does — status, clock, seeds and deals, ``your_turn``, ``match_end``, bots to wake."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from games.rules import catalog
-from games.rules.protocol import Event, GameState
-from games.rules.shuffle import seed_commitment
-from games.services.decision import Abandon, Decision, Holder, MatchRead, Start, Status, decide
+from switchgame import catalog
+from switchgame.decision import Abandon, Decision, Holder, MatchRead, Start, Status, decide
+from switchgame.protocol import Event, GameState
+from switchgame.shuffle import seed_commitment
 from tests.engine.abbott_grids import asked_to_agree
 from tests.engine.test_abbott_rules import new_game as abbott_game
 from tests.engine.test_shedding_helpers import layout_game

@@ -13,10 +13,11 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections, transaction
 from django.utils import timezone
 
-from games import ratings, services, tasks
+from games import services, tasks
 from games.models import Match, RatedResult, Rating, RatingChange, Seat
-from games.rules.protocol import HandOutcome, Outcome
 from games.services import ratings as rating_service
+from switchgame import ratings
+from switchgame.protocol import HandOutcome, Outcome
 
 pytestmark = pytest.mark.django_db
 START = timezone.now() - timedelta(days=1)

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import selectors, services
 from games.models import Match, MatchEvent
-from games.replay import MatchSettings, Replay, replay
+from switchgame.records.replay import MatchSettings, Replay, replay
 from tests.conftest import seat_to_move
 
 pytestmark = pytest.mark.django_db

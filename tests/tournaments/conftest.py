@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games.models import Match
-from games.rules.protocol import HandOutcome, Outcome, solo_teams
+from switchgame.protocol import HandOutcome, Outcome, solo_teams
 from tests.api import conftest as api
 from tournaments import services
 from tournaments.models import Table, Tournament

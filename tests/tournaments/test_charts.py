@@ -3,7 +3,7 @@
 import itertools
 import re
 
-from tournaments.core.charts import LABEL_GAP, score_chart_svg
+from switchgame.tournament.charts import LABEL_GAP, score_chart_svg
 
 
 def label_heights(svg: str) -> dict[str, float]:

@@ -9,11 +9,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import ratings
 from games import tasks as game_tasks
 from games.models import Match, RatedResult, Rating
-from games.rules.abbott.scoring import hand_scores
-from games.rules.protocol import HandOutcome, Outcome, solo_teams
+from switchgame import ratings
+from switchgame.abbott.scoring import hand_scores
+from switchgame.protocol import HandOutcome, Outcome, solo_teams
 from tests.engine.test_abbott_scoring import JONES, WORKED_EXAMPLE
 from tests.tournaments.conftest import end_match, table_seats
 from tournaments import selectors, services, tasks

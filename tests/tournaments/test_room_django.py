@@ -5,11 +5,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.test import Client, override_settings
 
+from switchgame.tournament.clock import ClockError, RoundClock
 from tests.api.conftest import assert_problem
 from tests.api.test_moves import streamed_text
 from tests.tournaments.test_club_night_django import french_deal, offline_event, seated_names
 from tournaments import live
-from tournaments.core.clock import ClockError, RoundClock
 from tournaments.models import Round, Tournament
 from tournaments.qr import qr_svg
 

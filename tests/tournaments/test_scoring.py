@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.core.scoring import (
+from switchgame.tournament.scoring import (
     Bye,
     ByePolicy,
     TableResult,

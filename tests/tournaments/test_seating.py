@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.core.meetings import (
+from switchgame.tournament.meetings import (
     RoundSeating,
     SeatingHistory,
     repeat_lower_bound,
     repeat_report,
 )
-from tournaments.core.seating import (
+from switchgame.tournament.seating import (
     Layout,
     SeatingError,
     SeatingMode,

@@ -4,11 +4,11 @@ guests by display name whatever its case), by the API and on a public page."""
 import pytest
 from django.test import Client
 
+from switchgame.tournament.series import NightResult, series_standings
 from tests.api.conftest import assert_problem
 from tests.api.test_moves import streamed_text
 from tests.tournaments.test_club_night_django import french_deal, offline_event, seated_names
 from tournaments import live
-from tournaments.core.series import NightResult, series_standings
 from tournaments.models import Series
 
 pytestmark = pytest.mark.django_db

@@ -15,12 +15,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from games.rules import catalog
+from switchgame import catalog
+from switchgame.tournament import charts, results
+from switchgame.tournament.scoring import Scoring
 from switchsite.problems import problem_classes
 from switchsite.requests import AuthenticatedHttpRequest
 from tournaments import errors, selectors, services
-from tournaments.core import charts, results
-from tournaments.core.scoring import Scoring
 from tournaments.forms import RegisterForm, TableResultForm
 from tournaments.models import Tournament
 from tournaments.qr import qr_svg

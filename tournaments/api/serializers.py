@@ -7,11 +7,11 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from switchgame.tournament.clock import MAX_MINUTES
+from switchgame.tournament.scoring import ByePolicy, Ranking, Scoring
+from switchgame.tournament.seating import SeatingMode
 from switchsite.api.converters import MAX_ID
 from switchsite.api.schema import page_of
-from tournaments.core.clock import MAX_MINUTES
-from tournaments.core.scoring import ByePolicy, Ranking, Scoring
-from tournaments.core.seating import SeatingMode
 from tournaments.models import Entry, Round, Table, Tournament
 
 

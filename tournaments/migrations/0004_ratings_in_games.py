@@ -5,7 +5,7 @@ from django.db import migrations
 
 
 def rated_games_to_rated_results(apps, schema_editor):
-    from games.rules import catalog
+    from switchgame import catalog
 
     RatedGame = apps.get_model("tournaments", "RatedGame")
     RatedResult = apps.get_model("games", "RatedResult")

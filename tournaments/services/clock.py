@@ -6,8 +6,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from switchgame.tournament.clock import ClockError, RoundClock
 from tournaments import errors
-from tournaments.core.clock import ClockError, RoundClock
 from tournaments.models import Round, Tournament
 from tournaments.services.common import locked_tournament, require_staff
 

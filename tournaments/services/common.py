@@ -7,11 +7,10 @@ from collections import defaultdict
 
 from django.contrib.auth.models import User
 
-from games import bots
 from games import errors as game_errors
-from games.rules import catalog
+from switchgame import bots, catalog
+from switchgame.tournament import meetings, seating
 from tournaments import errors, live
-from tournaments.core import meetings, seating
 from tournaments.models import Bye, Round, TableSeat, Tournament
 
 SEED_BITS = 62

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games.rules import catalog
+from switchgame import catalog
 from switchsite.problems import ServiceError
 from tournaments import errors
 from tournaments.models import Entry, Tournament

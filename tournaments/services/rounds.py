@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Match
+from switchgame.tournament import meetings, seating
+from switchgame.tournament.seating import SeatingMode
 from tournaments import errors, selectors
-from tournaments.core import meetings, seating
-from tournaments.core.seating import SeatingMode
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
 from tournaments.services.common import (
     SEED_BITS,

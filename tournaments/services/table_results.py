@@ -12,11 +12,11 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Match, RatedResult
-from games.rules import catalog, protocol
+from switchgame import catalog, protocol
+from switchgame.tournament import results
+from switchgame.tournament.scoring import Scoring
 from switchsite.tasks import publish_after_commit
 from tournaments import errors, selectors
-from tournaments.core import results
-from tournaments.core.scoring import Scoring
 from tournaments.models import Entry, ResultEntry, Round, ScoreLine, Table, Tournament
 from tournaments.services.common import locked_tournament, require_staff
 

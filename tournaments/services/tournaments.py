@@ -7,11 +7,11 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from games.rules import catalog, protocol
+from switchgame import catalog, protocol
+from switchgame.tournament import seating
+from switchgame.tournament.scoring import ByePolicy, Ranking, Scoring
+from switchgame.tournament.seating import SeatingMode
 from tournaments import errors
-from tournaments.core import seating
-from tournaments.core.scoring import ByePolicy, Ranking, Scoring
-from tournaments.core.seating import SeatingMode
 from tournaments.models import Tournament
 from tournaments.services.common import SEED_BITS, bot_strategy, require_staff
 

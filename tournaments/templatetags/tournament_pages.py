@@ -9,7 +9,7 @@ from django.utils import dateformat, timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from tournaments.core.scoring import Ranking, tiebreak_order
+from switchgame.tournament.scoring import Ranking, tiebreak_order
 from tournaments.models import Tournament
 
 register = template.Library()

@@ -1,0 +1,1 @@
+"""A match's record: its replay from the event log, the record format and its text notation."""
