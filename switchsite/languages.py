@@ -28,6 +28,12 @@ def javascript_catalog(request: HttpRequest, language: str) -> HttpResponseBase:
     return response
 
 
+def chosen_language(request: HttpRequest) -> str | None:
+    """The language the visitor chose with the switcher (its cookie), if any."""
+    language = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    return language if language in dict(settings.LANGUAGES) else None
+
+
 def spoken(language: str, draw: Callable[[], HttpResponse]) -> HttpResponse:
     """The page ``draw`` makes, drawn in ``language``, its ``Content-Language`` saying so."""
     with translation.override(language):

@@ -35,6 +35,7 @@ class TournamentForm(forms.ModelForm):
             "scoring",
             "play",
             "public",
+            "language",
             "planned_rounds",
             "table_size",
             "deals_per_round",

@@ -26,6 +26,11 @@ def _choices(values: type[StrEnum]) -> list[tuple[str, str]]:
     return [(value.value, value.value.replace("_", " ").capitalize()) for value in values]
 
 
+def service_language() -> str:
+    """The service's own language (``LANGUAGE_CODE``): a new tournament's, unless told."""
+    return settings.LANGUAGE_CODE
+
+
 class Tournament(models.Model):
     class Play(models.TextChoices):
         """``online``: every table is a server match. ``offline``: real cards; the desk enters
@@ -61,6 +66,9 @@ class Tournament(models.Model):
     ranking = models.CharField(max_length=10, choices=_choices(Ranking), default=Ranking.TOTAL)
     # A public tournament has pages anyone may read (tables, standings), without logging in.
     public = models.BooleanField(default=False)
+    # The language of its public pages, projector screen, seat cards and printed sheets, whatever
+    # a visitor's browser asks for (docs/operations.md, "Languages").
+    language = models.CharField(max_length=5, choices=settings.LANGUAGES, default=service_language)
     status = models.CharField(max_length=15, choices=Status.choices, default=Status.REGISTERING)
     # Decides the standings' lots; drawn once, so lots never change during the event.
     seed = models.BigIntegerField()

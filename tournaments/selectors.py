@@ -158,6 +158,7 @@ def tournament_detail(
         "tiebreaks": list(tiebreak_order(tournament.scoring)),
         "public": tournament.public,
         "public_url": absolute(public_url) if public_url else None,
+        "language": tournament.language,
         "status": tournament.status,
         "created_by": tournament.created_by.get_username(),
         "created_at": tournament.created_at.isoformat(),

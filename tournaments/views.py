@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from switchsite.asyncdb import run_sync
+from switchsite.languages import chosen_language, spoken
 from tournaments import errors, live, selectors, series
 from tournaments.models import Round, Series, Tournament
 
@@ -36,16 +37,26 @@ def public_index(request: HttpRequest) -> HttpResponse:
 
 
 def public_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """In the tournament's language, unless the visitor chose the other with the switcher."""
     tournament = _shown(tournament_id, staff=request.user.is_staff)
     context = _room(tournament)
     finished = [r for r in reversed(context["rounds"]) if r["status"] == Round.Status.COMPLETE]
-    return render(request, "tournaments/public/detail.html", {**context, "finished": finished})
+    return spoken(
+        chosen_language(request) or tournament.language,
+        lambda: render(
+            request, "tournaments/public/detail.html", {**context, "finished": finished}
+        ),
+    )
 
 
 def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The projector page: the current round's tables, its clock and the standings."""
+    """The projector page: the current round's tables, its clock and the standings, in the
+    tournament's language."""
     tournament = _shown(tournament_id, staff=request.user.is_staff)
-    return render(request, "tournaments/public/screen.html", _room(tournament))
+    return spoken(
+        tournament.language,
+        lambda: render(request, "tournaments/public/screen.html", _room(tournament)),
+    )
 
 
 def series_page(request: HttpRequest, series_id: int) -> HttpResponse:

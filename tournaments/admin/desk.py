@@ -18,6 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 from switchgame import catalog
 from switchgame.tournament import charts, results
 from switchgame.tournament.scoring import Scoring
+from switchsite.languages import spoken
 from switchsite.problems import problem_classes
 from switchsite.requests import AuthenticatedHttpRequest
 from tournaments import errors, selectors, services
@@ -353,7 +354,13 @@ class DeskViews(admin.ModelAdmin):
     ) -> HttpResponse:
         """A4 sheets for the desk: ``pairings`` (by table and by name), ``slips`` (one result
         slip per table), ``standings`` or ``seat_links`` (a card per guest of an online
-        tournament, to hand out). The round is ``?round=N``, by default the latest."""
+        tournament, to hand out). The round is ``?round=N``, by default the latest. In the
+        tournament's language, whatever the desk's."""
+        return spoken(tournament.language, lambda: self._sheet(request, tournament, sheet).render())
+
+    def _sheet(
+        self, request: AuthenticatedHttpRequest, tournament: Tournament, sheet: str
+    ) -> TemplateResponse:
         if sheet not in ("pairings", "slips", "standings", "seat_links"):
             raise Http404("No such sheet.")
         context: dict[str, Any] = {

@@ -65,9 +65,12 @@ class TournamentAdmin(DeskViews):
     list_filter = ("status", RoundFilter, "play", "scoring", "ruleset")
     search_fields = ("name",)
     inlines = (RoundInline,)
-    # Everything but the name and the public flag is fixed at creation, where the service checks it.
+    # Everything but the name, the public flag and the language is fixed at creation, where the
+    # service checks it.
     fields = (*TournamentForm.Meta.fields, "status", "seed", "created_by", "created_at")
-    readonly_fields = tuple(field for field in fields if field not in ("name", "public"))
+    readonly_fields = tuple(
+        field for field in fields if field not in ("name", "public", "language")
+    )
     actions = ("export_csv",)
     change_form_template = "admin/tournaments/tournament/change_form.html"
 

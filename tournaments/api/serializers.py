@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -13,6 +14,8 @@ from switchgame.tournament.seating import SeatingMode
 from switchsite.api.converters import MAX_ID
 from switchsite.api.schema import page_of
 from tournaments.models import Entry, Round, Table, Tournament
+
+LANGUAGE_CODES = [code for code, _name in settings.LANGUAGES]
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -49,6 +52,13 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     public = serializers.BooleanField(
         required=False, default=False, help_text="Public pages (tables, standings), no login."
+    )
+    language = serializers.ChoiceField(
+        choices=LANGUAGE_CODES,
+        required=False,
+        default=None,
+        help_text="The language of its public pages, projector, seat cards and sheets, whatever "
+        "the visitor's browser asks; by default the service's (`LANGUAGE_CODE`).",
     )
     fill_with_bots = serializers.CharField(
         max_length=20,
@@ -324,6 +334,10 @@ class TournamentSerializer(serializers.Serializer):
     public = serializers.BooleanField()
     public_url = serializers.URLField(
         allow_null=True, help_text="The public page (tables, standings), when `public`."
+    )
+    language = serializers.ChoiceField(
+        choices=LANGUAGE_CODES,
+        help_text="The language of its public pages, projector, seat cards and sheets.",
     )
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     created_by = serializers.CharField()

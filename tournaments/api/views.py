@@ -68,6 +68,7 @@ class TournamentListView(APIView):
             options=data["options"],
             play=data["play"],
             public=data["public"],
+            language=data["language"],
             fill_with_bots=data["fill_with_bots"],
             ranking=data["ranking"],
         )

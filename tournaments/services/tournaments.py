@@ -12,7 +12,7 @@ from switchgame.tournament import seating
 from switchgame.tournament.scoring import ByePolicy, Ranking, Scoring
 from switchgame.tournament.seating import SeatingMode
 from tournaments import errors
-from tournaments.models import Tournament
+from tournaments.models import Tournament, service_language
 from tournaments.services.common import SEED_BITS, bot_strategy, require_staff
 
 SCORINGS_OF_GAME = {
@@ -36,6 +36,7 @@ def tournament_create(
     options: dict[str, Any] | None = None,
     play: str = Tournament.Play.ONLINE,
     public: bool = False,
+    language: str | None = None,
     fill_with_bots: str | None = None,
     ranking: str = Ranking.TOTAL,
 ) -> Tournament:
@@ -70,6 +71,7 @@ def tournament_create(
         bye_policy=bye_policy,
         play=play,
         public=public,
+        language=language or service_language(),
         fill_with_bots=fill_with_bots or "",
         ranking=Ranking(ranking),
         seed=secrets.randbits(SEED_BITS),
