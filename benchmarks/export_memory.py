@@ -124,7 +124,7 @@ def main() -> None:
     start, size, count, after = time.perf_counter(), 0, 0, 0
     print(f"before: RSS {rss_mib():.0f} MiB")
     while chunk := archive.finished_records(user_id=user.pk, after=after):
-        for record in chunk:
+        for _, record in chunk:
             size += len(json_bytes(record)) + 1
             count += 1
             if count % args.every == 0:
@@ -135,7 +135,7 @@ def main() -> None:
                     f"{count:>6} records, {size / 2**20:7.1f} MiB sent: RSS {rss_mib():.0f} MiB"
                     f"{heap}, {took:.1f} s ({count / took:.0f} records/s)"
                 )
-        after = chunk[-1]["match"]["id"]
+        after, _ = chunk[-1]
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     took = time.perf_counter() - start
     print(

@@ -7,11 +7,21 @@ import json
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from games import selectors
-from games.models import Challenge, Invitation, Match, MatchEvent, Player, Seat
+from games.models import (
+    Challenge,
+    Invitation,
+    Match,
+    MatchEvent,
+    Player,
+    Seat,
+    UnbuildableRecord,
+)
 from switchgame import catalog
 
 ADMIN_EVENT_ROWS = 200
@@ -187,6 +197,24 @@ class ChallengeAdmin(admin.ModelAdmin):
     readonly_fields = fields
 
     def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(UnbuildableRecord)
+class UnbuildableRecordAdmin(admin.ModelAdmin):
+    """The matches whose log did not replay into their record (docs/operations.md, "Game records
+    that cannot be built"): the record task gave up on them after one try. Deleting a row lets the
+    record be worked out again, once the fault is mended."""
+
+    list_display = ["match", "failure"]
+    list_select_related = ["match"]
+    fields = ("match", "failure")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[UnbuildableRecord]:
+        return super().get_queryset(request).exclude(failure="")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 

@@ -11,8 +11,9 @@ replayed each time, giving the same record.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from django.contrib.auth.models import User
@@ -22,12 +23,17 @@ from games import errors
 from games.models import Match, MatchEvent, Seat
 from games.selectors import REVEALED_STATUSES, bot_account
 from switchgame.records.gamerecord import Record, deals_from_log, game_record, record_from_log
+from switchsite.problems import problem_body
 
 # How many matches an export reads at once: three queries per chunk (matches, seats, events of
 # the matches whose record deals were not kept).
 EXPORT_CHUNK = 50
 # What a record is made from, of each logged event.
 LOGGED = ("seq", "type", "seat", "data", "private")
+
+Built = TypeVar("Built")
+
+logger = logging.getLogger(__name__)
 
 
 def match_record(*, match_id: int) -> Record:
@@ -44,15 +50,20 @@ def match_record(*, match_id: int) -> Record:
 
 def deals_to_keep(*, match_id: int) -> list[dict[str, Any]] | None:
     """The ``deals`` of the record of a match that is over and has none kept, replayed from its
-    log (what :class:`~games.models.RecordDeals` keeps); None if it is not over, or they are kept."""
+    log (what :class:`~games.models.RecordDeals` keeps); None if it is not over, or they are kept.
+    Raises RecordUnavailable when the log does not replay."""
     pending = Match.objects.filter(
         pk=match_id, status__in=REVEALED_STATUSES, record_deals__isnull=True
     )
     match = _with_seats_and_events(pending).first()
     if match is None:
         return None
-    return deals_from_log(
-        match=_settings(match), events=_log(match), seed_in_play=match.deal_seed or None
+    log = _log(match)
+    return _replayed(
+        match,
+        lambda: deals_from_log(
+            match=_settings(match), events=log, seed_in_play=match.deal_seed or None
+        ),
     )
 
 
@@ -64,17 +75,29 @@ def player_id_named(*, username: str) -> int:
     return user.pk
 
 
-def finished_records(*, user_id: int, after: int = 0, limit: int | None = None) -> list[Record]:
+def finished_records(
+    *, user_id: int, after: int = 0, limit: int | None = None
+) -> list[tuple[int, Record]]:
     """The records of up to ``limit`` finished matches the user played, with ids above ``after``,
-    oldest first: one chunk of an export (the next starts after the last record's id); ``limit``
-    defaults to ``EXPORT_CHUNK``. Records to be written with orjson: kept deals are not parsed
+    oldest first, each with its match's id: one chunk of an export (the next starts after the
+    last id); ``limit`` defaults to ``EXPORT_CHUNK``. A match whose record cannot be built has a
+    problem document in its place (``record_unavailable``, with its ``match``), so that one such
+    match does not end the export. Records to be written with orjson: kept deals are not parsed
     but written as the JSON text they are kept as (``orjson.Fragment``), which spares building and
     collecting hundreds of objects per record."""
     matches = Match.objects.filter(
         status=Match.Status.FINISHED, pk__gt=after, pk__in=_seated(user_id)
     ).order_by("pk")
     chunk = _with_seats_and_events(matches)[: limit or EXPORT_CHUNK]
-    return [_record(match, kept_deals=orjson.Fragment) for match in chunk]
+    return [(match.pk, _exported(match)) for match in chunk]
+
+
+def _exported(match: Match) -> Record:
+    try:
+        return _record(match, kept_deals=orjson.Fragment)
+    except errors.RecordUnavailable as unavailable:
+        code, detail = unavailable.code, unavailable.detail
+        return problem_body(unavailable.status, code, detail, match=match.pk)
 
 
 def _seated(user_id: int) -> Any:
@@ -112,8 +135,10 @@ def _log(match: Match) -> list[dict[str, Any]]:
 
 def _record(match: Match, *, kept_deals: Callable[[str], Any] = orjson.loads) -> Record:
     """The match's record, its deals read from those kept (as ``kept_deals`` makes them of their
-    JSON text), or replayed from its log."""
+    JSON text), or replayed from its log; raises RecordUnavailable when the log did not replay."""
     kept = getattr(match, "record_deals", None)
+    if kept is not None and kept.failure:
+        raise errors.RecordUnavailable(match.pk, kept.failure)
     if kept is not None:
         return game_record(
             match=_settings(match),
@@ -121,13 +146,31 @@ def _record(match: Match, *, kept_deals: Callable[[str], Any] = orjson.loads) ->
             deals=kept_deals(kept.deals),
             result=match.result,
         )
-    return record_from_log(
-        match=_settings(match),
-        players=_players(match),
-        events=_log(match),
-        result=match.result,
-        seed_in_play=match.deal_seed or None,  # an abandoned match's deal that did not end
-    )
+    log = _log(match)
+    try:
+        return _replayed(
+            match,
+            lambda: record_from_log(
+                match=_settings(match),
+                players=_players(match),
+                events=log,
+                result=match.result,
+                seed_in_play=match.deal_seed or None,  # an abandoned match's deal that did not end
+            ),
+        )
+    except errors.RecordUnavailable as unavailable:
+        # A match past the sweep's day (its failure was never kept): said on every read.
+        logger.warning("The record of match %s cannot be built: %s", match.pk, unavailable.reason)
+        raise
+
+
+def _replayed(match: Match, build: Callable[[], Built]) -> Built:
+    """What ``build`` makes of the match's log with the pure replay, which reads nothing more:
+    whatever it raises, the log does not give the record (RecordUnavailable, saying why)."""
+    try:
+        return build()
+    except Exception as error:
+        raise errors.RecordUnavailable(match.pk, f"{type(error).__name__}: {error}") from error
 
 
 def _settings(match: Match) -> dict[str, Any]:

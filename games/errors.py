@@ -5,6 +5,8 @@ are not re-declared here: :data:`ENGINE_PROBLEMS` gives each its status and code
 handler answers them as it answers these.
 """
 
+from django.utils.translation import gettext
+
 from switchgame import catalog, protocol
 from switchsite.problems import ServiceError, register_problem
 
@@ -137,6 +139,23 @@ class MatchNotOver(ServiceError):
     """A game record exists once the match has finished or been abandoned."""
 
     status, code = 409, "match_not_over"
+
+
+class RecordUnavailable(ServiceError):
+    """The match's log does not give its record: a fault of the service, not of the caller, whose
+    ``reason`` (the replay's error) is for staff, not for the answer."""
+
+    status, code = 409, "record_unavailable"
+
+    def __init__(self, match_id: int, reason: str) -> None:
+        super().__init__(
+            gettext(
+                "The record of match %(match)s cannot be built from its log; "
+                "the service's staff can see why."
+            )
+            % {"match": match_id}
+        )
+        self.reason = reason
 
 
 ENGINE_PROBLEMS: dict[type[Exception], tuple[int, str]] = {

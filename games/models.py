@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Player(models.Model):
@@ -277,9 +278,23 @@ class RecordDeals(models.Model):
     # The deals as JSON text, as the record writes them: text keeps the keys' order (jsonb would
     # sort them), so that a record read from here is the same, byte for byte, as one replayed.
     deals = models.TextField()
+    # Why the log did not replay, when it did not (``deals`` is then empty): kept so that the work
+    # is not tried again on every sweep, and so that staff see it (the admin lists these).
+    failure = models.TextField(blank=True, default="")
 
     def __str__(self) -> str:
         return f"record deals of match {self.match_id}"
+
+
+class UnbuildableRecord(RecordDeals):
+    """The record deals of a match whose log did not replay: the admin's list of them. Deleting
+    one lets the record be worked out again (by the sweep within a day of the match's end, else
+    when it is read)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("record that cannot be built")
+        verbose_name_plural = _("records that cannot be built")
 
 
 class FeedEvent(models.Model):

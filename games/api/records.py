@@ -74,8 +74,8 @@ async def _record_lines(user_id: int) -> AsyncIterator[bytes]:
     sends as it comes (Django would read a synchronous one whole before sending it)."""
     after = 0
     while chunk := await run_sync(archive.finished_records, user_id=user_id, after=after):
-        yield b"".join(json_bytes(record) + b"\n" for record in chunk)
-        after = chunk[-1]["match"]["id"]
+        yield b"".join(json_bytes(record) + b"\n" for _, record in chunk)
+        after, _ = chunk[-1]
 
 
 class PlayerExportView(AsyncAPIView):
@@ -85,7 +85,11 @@ class PlayerExportView(AsyncAPIView):
         responses={
             (200, "application/x-ndjson"): OpenApiResponse(
                 s.GameRecordSerializer,
-                description="One game record (switch-record/1) per line, oldest match first.",
+                description=(
+                    "One game record (switch-record/1) per line, oldest match first; a match "
+                    "whose record cannot be built has in its place a problem document "
+                    "(`record_unavailable`) with its `match` id."
+                ),
             ),
             **problems(401, 404, 406),
         },

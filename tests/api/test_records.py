@@ -289,3 +289,42 @@ def test_the_export_reads_kept_deals_without_the_log(alice, bob) -> None:
 
     assert [json.loads(line) for line in lines] == [json.loads(record) for record in from_log]
     assert lines == [orjson.dumps(orjson.loads(record)) for record in from_log]
+
+
+def test_a_match_whose_log_does_not_replay_spoils_neither_its_record_nor_the_export(
+    alice, bob, client, caplog, tasks_in_process
+) -> None:
+    """Defence in depth, should the replay ever fail again: the record endpoint answers a problem
+    (never 500), the export gives one line saying so and goes on, and the task that keeps the
+    record's deals logs the failure once and stops, the match listed in the admin."""
+    users = get_user_model().objects
+    ids = [finished_against_a_bot(users.get(username="alice"), seed).pk for seed in range(3)]
+    broken = ids[1]
+    MatchEvent.objects.filter(match_id=broken, type="deal").update(data={"first": 99})
+    Match.objects.filter(pk=broken).update(finished_at=timezone.now() - timedelta(minutes=1))
+
+    problem = assert_problem(alice.get(record_url(broken)), 409, "record_unavailable")
+    lines = [
+        json.loads(line)
+        for line in b"".join(streamed_chunks(bob.get(export_url("alice")))).splitlines()
+    ]
+    with caplog.at_level("ERROR", logger="games.services.records"):
+        swept = [tasks.sweep_stalled_matches() for _ in range(3)]
+
+    assert str(broken) in problem["detail"]
+    assert [line.get("match", {}).get("id") for line in lines if "format" in line] == [
+        ids[0],
+        ids[2],
+    ]
+    assert lines[1] == {**problem, "match": broken}
+    assert swept[1:] == [0, 0]  # tried once, then left alone
+    assert [r.getMessage() for r in caplog.records].count(
+        f"The record of match {broken} cannot be built; it is not tried again until its row "
+        "among the records that cannot be built is deleted in the admin."
+    ) == 1
+    assert_problem(alice.get(record_url(broken)), 409, "record_unavailable")
+    staff = users.create_superuser("root", "root@example.invalid", "pw")
+    client.force_login(staff)
+    listing = client.get("/admin/games/unbuildablerecord/")
+    assert listing.context["cl"].result_count == 1
+    assert "ReplayError: event" in listing.content.decode()
