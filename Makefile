@@ -22,7 +22,7 @@ ASGI_APP ?= switchsite.asgi:application
 UVICORN := $(BIN)/uvicorn $(ASGI_APP) --lifespan on --timeout-graceful-shutdown 10 \
 	--no-proxy-headers --log-level $(LOG_LEVEL_LOWER)
 
-.PHONY: run serve worker beat test test-sources lint format bench schema engine clean-engine \
+.PHONY: run serve worker beat test test-sources lint lint-js format bench schema engine clean-engine \
 	messages
 
 # The translation catalogues (docs/operations.md, "Languages"): the .po files are kept in the
@@ -116,12 +116,35 @@ test-sources: $(INSTALLED)
 	SWITCH_ENGINE=sources $(BIN)/python -m pytest -q $(ENGINE_TESTS)
 
 ## ruff, the import contracts, then mypy as configured in pyproject.toml (incremental: its cache is .mypy_cache/). mypy's
-## Django plugin imports the engine, so the engine is built first.
-lint: $(ENGINE) $(COMPILED_CATALOGUES)
+## Django plugin imports the engine, so the engine is built first. Then the browser client's checks.
+lint: $(ENGINE) $(COMPILED_CATALOGUES) lint-js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
+
+## The browser client's checks (play/, docs/play.md): its types against the API's schema (tsc),
+## Biome's lint and format, and its pure modules' tests (node --test) — over play/ and the
+## tournament pages' scripts. Cached: `npm ci` again only when the lock file changed, the checks
+## only when one of their sources did. Without Node.js a line says they were skipped (CI=true: a
+## failure).
+PLAY_INSTALLED := play/node_modules/.installed
+PLAY_CHECKED := play/node_modules/.checked
+PLAY_SOURCES := $(wildcard play/static/play/*.js play/static/play/*.css play/static/play/vendor/* \
+	play/tests/*.js play/types/api.d.ts tournaments/static/tournaments/*.js) \
+	play/package.json play/tsconfig.json play/biome.json docs/openapi.yaml
+lint-js:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(PLAY_CHECKED); \
+	elif [ "$$CI" = true ]; then echo "CI=true but Node.js (npm) is not installed: the client is unchecked"; exit 1; \
+	else echo "Node.js (npm) is not installed: the web client's checks are skipped"; fi
+
+$(PLAY_INSTALLED): play/package-lock.json
+	cd play && npm ci --no-audit --no-fund
+	touch $@
+
+$(PLAY_CHECKED): $(PLAY_INSTALLED) $(PLAY_SOURCES)
+	cd play && npm run check
+	touch $@
 
 format: $(INSTALLED)
 	$(BIN)/ruff check --fix .

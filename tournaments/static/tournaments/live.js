@@ -9,15 +9,18 @@
   const body = document.body;
   if (!body.dataset.live) return;
 
-  const seen = new WeakMap(); // clock element -> performance.now() when it was drawn
+  /** @type {WeakMap<HTMLElement, number>} clock element -> performance.now() when it was drawn */
+  const seen = new WeakMap();
 
+  /** @param {HTMLElement} clock */
   function secondsLeft(clock) {
     if (clock.dataset.pausedRemaining !== "") return Number(clock.dataset.pausedRemaining);
     if (!seen.has(clock)) seen.set(clock, performance.now());
-    const serverNow = Date.parse(clock.dataset.now) + (performance.now() - seen.get(clock));
-    return (Date.parse(clock.dataset.endsAt) - serverNow) / 1000;
+    const serverNow = Date.parse(clock.dataset.now ?? "") + (performance.now() - (seen.get(clock) ?? 0));
+    return (Date.parse(clock.dataset.endsAt ?? "") - serverNow) / 1000;
   }
 
+  /** @param {number} seconds */
   function shown(seconds) {
     const whole = Math.max(Math.ceil(seconds), 0);
     const hours = Math.floor(whole / 3600);
@@ -28,6 +31,7 @@
 
   function tick() {
     for (const clock of document.querySelectorAll("[data-clock]")) {
+      if (!(clock instanceof HTMLElement)) continue;
       const seconds = secondsLeft(clock);
       const paused = clock.dataset.pausedRemaining !== "";
       clock.textContent = shown(seconds) + (paused ? ` ${gettext("(paused)")}` : "");
