@@ -3,9 +3,10 @@
 // the questions of the end of a hand (docs/api.md, "The Abbott view"; docs/rules.md §4).
 
 import { cardFace, cardName, cardRow } from "./cards.js";
-import { h } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 import { categoryName, squareName } from "./log.js";
 import { moveButton } from "./moves.js";
+import { h } from "./vendor/preact.mjs";
 
 /** @typedef {import("../../types/api").AbbottView} AbbottView */
 /** @typedef {import("../../types/api").Action} Action */
@@ -19,49 +20,65 @@ export function abbottBoard(view, context) {
   return h(
     "div",
     { class: "board abbott" },
-    grid(view, context),
+    grid(view, context, view.legal_moves, view.piece_to_move ?? null),
     h("div", { class: "abbott-side" }, handFacts(view, context), actions(view, context), seatList(view, context)),
   );
 }
 
 /**
- * @param {AbbottView} view
+ * The grid: a square a legal move goes to is that move's button.
+ *
+ * @param {{grid?: (string | null)[][] | null, pieces?: number[][] | null, size?: number | null}} position
  * @param {TableContext} context
+ * @param {Action[]} [moves]
+ * @param {number | null} [moving] whose piece moves, when not the caller's
  */
-function grid(view, context) {
-  const rows = view.grid ?? [];
-  const pieces = view.pieces ?? [];
+export function grid(position, context, moves = [], moving = null) {
+  const rows = position.grid ?? [];
+  const pieces = position.pieces ?? [];
   /** @type {Map<string, Extract<Action, {action: "move"}>>} */
   const targets = new Map();
-  for (const move of view.legal_moves) {
+  for (const move of moves) {
     if (move.action === "move") {
       targets.set(move.to.join(","), move);
     }
   }
-  const moving = view.piece_to_move ?? null;
   const squares = rows.flatMap((row, r) =>
     row.map((code, c) => {
       const owner = pieces.findIndex((piece) => piece[0] === r && piece[1] === c);
       const move = targets.get(`${r},${c}`);
-      const content = [
+      const picture = [
         code ? cardFace(code) : h("span", { class: "empty", "aria-hidden": "true" }),
-        owner >= 0 ? piece(owner, context) : null,
+        owner >= 0 ? piece(owner, context, true) : null,
       ];
-      const what = [code ? cardName(code) : "empty", owner >= 0 ? `${context.name(owner)}'s piece` : null]
+      const where = squareName([r, c]);
+      if (move) {
+        const mover =
+          moving !== null && moving !== context.mySeat
+            ? interpolate(gettext("%(player)s's piece"), { player: context.name(moving) })
+            : gettext("your piece");
+        const label = code
+          ? interpolate(gettext("Move %(piece)s to %(square)s, taking the %(card)s"), {
+              piece: mover,
+              square: where,
+              card: cardName(code),
+            })
+          : interpolate(gettext("Move %(piece)s to %(square)s, an empty square"), { piece: mover, square: where });
+        return moveButton(move, label, context, picture, "square target");
+      }
+      const what = [
+        code ? cardName(code) : gettext("empty"),
+        owner >= 0 ? interpolate(gettext("%(player)s's piece"), { player: context.name(owner) }) : null,
+      ]
         .filter(Boolean)
         .join(", ");
-      if (move) {
-        const mover = moving !== null && moving !== context.mySeat ? `${context.name(moving)}'s piece` : "your piece";
-        const label = `Move ${mover} to ${squareName([r, c])}${code ? `, taking the ${cardName(code)}` : ", an empty square"}`;
-        return moveButton(move, label, context, content, "square target");
-      }
-      return h("div", { class: "square", role: "img", "aria-label": `${squareName([r, c])}: ${what}` }, content);
+      return h("div", { key: `${r},${c}`, class: "square", role: "img", "aria-label": `${where}: ${what}` }, picture);
     }),
   );
   return h(
     "section",
-    { class: "grid-wrap", "aria-label": "The grid" },
-    h("div", { class: `grid size-${view.size ?? rows.length}` }, squares),
+    { class: "grid-wrap", "aria-label": gettext("The grid") },
+    h("div", { class: `grid size-${position.size ?? rows.length}` }, squares),
   );
 }
 
@@ -70,9 +87,14 @@ function grid(view, context) {
  *
  * @param {number} seat
  * @param {TableContext} context
+ * @param {boolean} [onGrid] the piece itself, which glides when it moves (not its sign in the seats)
  */
-function piece(seat, context) {
-  return h("span", { class: `piece seat-${seat}`, "aria-hidden": "true" }, context.name(seat).charAt(0).toUpperCase());
+function piece(seat, context, onGrid = false) {
+  return h(
+    "span",
+    { class: `piece seat-${seat}`, "data-flip": onGrid ? `piece:${seat}` : undefined, "aria-hidden": "true" },
+    context.name(seat).charAt(0).toUpperCase(),
+  );
 }
 
 /**
@@ -88,17 +110,44 @@ function handFacts(view, context) {
   return h(
     "div",
     { class: "facts" },
-    h("p", {}, `Hand ${view.hand ?? 1}; the game goes to ${view.target ?? 20} points.`),
+    h(
+      "p",
+      {},
+      interpolate(gettext("Hand %(hand)s; the game goes to %(target)s points."), {
+        hand: view.hand ?? 1,
+        target: view.target ?? 20,
+      }),
+    ),
     moving !== null && moving !== view.to_move
-      ? h("p", {}, `${context.name(view.to_move)} moves ${context.name(moving)}'s piece (16 or more).`)
+      ? h(
+          "p",
+          {},
+          interpolate(gettext("%(player)s moves %(owner)s's piece (16 or more)."), {
+            player: context.name(view.to_move),
+            owner: context.name(moving),
+          }),
+        )
       : null,
     view.consent_asked !== null && view.consent_asked !== undefined
-      ? h("p", { class: "pending" }, `${context.name(view.consent_asked)} is asked to agree to end the hand.`)
+      ? h(
+          "p",
+          { class: "pending" },
+          interpolate(gettext("%(player)s is asked to agree to end the hand."), {
+            player: context.name(view.consent_asked),
+          }),
+        )
       : null,
     alliance
-      ? h("p", {}, `Alliance: ${context.name(alliance.chooser)} chose ${context.name(alliance.chosen)}.`)
+      ? h(
+          "p",
+          {},
+          interpolate(gettext("Alliance: %(chooser)s chose %(chosen)s."), {
+            chooser: context.name(alliance.chooser),
+            chosen: context.name(alliance.chosen),
+          }),
+        )
       : view.players === 4
-        ? h("p", {}, "No alliance yet this hand.")
+        ? h("p", {}, gettext("No alliance yet this hand."))
         : null,
   );
 }
@@ -116,13 +165,21 @@ function actions(view, context) {
       case "move":
         return [];
       case "ally":
-        return [moveButton(move, `Ally with ${context.name(move.partner)}`, context)];
+        return [
+          moveButton(
+            move,
+            interpolate(gettext("Ally with %(player)s"), { player: context.name(move.partner) }),
+            context,
+          ),
+        ];
       case "propose_end":
-        return [moveButton(move, asked ? "Agree to end the hand" : "Propose to end the hand", context)];
+        return [
+          moveButton(move, asked ? gettext("Agree to end the hand") : gettext("Propose to end the hand"), context),
+        ];
       case "decline_end":
-        return [moveButton(move, "Decline to end the hand", context)];
+        return [moveButton(move, gettext("Decline to end the hand"), context)];
       case "pass":
-        return [moveButton(move, "Pass (no move is possible)", context)];
+        return [moveButton(move, gettext("Pass (no move is possible)"), context)];
       default:
         return [moveButton(move, move.action.replaceAll("_", " "), context)];
     }
@@ -137,9 +194,10 @@ function actions(view, context) {
 function seatList(view, context) {
   const alliance = view.alliance ?? null;
   const controls = view.controls ?? [];
+  const target = view.target ?? 20;
   return h(
     "section",
-    { class: "seats", "aria-label": "Seats" },
+    { class: "seats", "aria-label": gettext("Seats") },
     h(
       "ol",
       {},
@@ -150,6 +208,7 @@ function seatList(view, context) {
         return h(
           "li",
           {
+            key: seat.seat,
             class: `seat${view.to_move === seat.seat ? " to-move" : ""}${seat.seat === context.mySeat ? " mine" : ""}`,
             "data-seat": seat.seat,
           },
@@ -158,24 +217,36 @@ function seatList(view, context) {
             { class: "seat-name" },
             piece(seat.seat, context),
             ` ${context.name(seat.seat)}`,
-            seat.seat === context.mySeat ? " (you)" : null,
-            view.to_move === seat.seat ? h("span", { class: "visually-hidden" }, ", to move") : null,
+            seat.seat === context.mySeat ? ` ${gettext("(you)")}` : null,
+            view.to_move === seat.seat ? h("span", { class: "visually-hidden" }, `, ${gettext("to move")}`) : null,
           ),
-          h("span", { class: "score" }, `${seat.total ?? 0} of ${view.target ?? 20} points`),
-          h("span", { class: "taken" }, "Cards: ", cardRow(seat.cards ?? [], "none yet")),
+          h(
+            "span",
+            { class: "score" },
+            interpolate(gettext("%(total)s of %(target)s points"), { total: seat.total ?? 0, target }),
+          ),
+          h("span", { class: "taken" }, gettext("Cards:"), " ", cardRow(seat.cards ?? [], gettext("none yet"))),
           best && best.cards.length > 0
-            ? h("span", { class: "best" }, `Best hand: ${categoryName(best.category)} `, cardRow(best.cards))
+            ? h(
+                "span",
+                { class: "best" },
+                interpolate(gettext("Best hand: %(hand)s"), { hand: categoryName(best.category) }),
+                " ",
+                cardRow(best.cards),
+              )
             : null,
-          seat.proposed_end ? h("span", { class: "badge" }, "Proposes to end") : null,
-          allied ? h("span", { class: "badge" }, "Allied") : null,
+          seat.proposed_end ? h("span", { class: "badge" }, gettext("Proposes to end")) : null,
+          allied ? h("span", { class: "badge" }, gettext("Allied")) : null,
           controlled.length > 0
             ? h(
                 "span",
                 { class: "badge" },
-                `Also moves ${controlled.map((owner) => context.name(owner)).join(", ")}'s piece`,
+                interpolate(gettext("Also moves %(players)s's piece"), {
+                  players: controlled.map((owner) => context.name(owner)).join(", "),
+                }),
               )
             : null,
-          seat.resigned ? h("span", { class: "badge" }, "Resigned") : null,
+          seat.resigned ? h("span", { class: "badge" }, gettext("Resigned")) : null,
         );
       }),
     ),

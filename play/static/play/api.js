@@ -6,7 +6,7 @@
 
 export const BASE = "/api/v1";
 
-// How long a write keeps retrying (same key) through a lost network or a busy server.
+// How long a write keeps retrying (same key) while a reachable server answers that it is busy.
 const WRITE_RETRY_MILLISECONDS = 30_000;
 const RETRY_DELAYS = [250, 500, 1000, 2000, 4000];
 
@@ -61,12 +61,39 @@ export function sleep(milliseconds) {
   return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }
 
-/** Resolves when the browser believes it is online (at once if it does). */
+/** Resolves when the browser believes it is online (at once if it does, or cannot tell). */
 function online() {
-  if (navigator.onLine) {
+  if (typeof navigator === "undefined" || navigator.onLine) {
     return Promise.resolve();
   }
   return new Promise((resolve) => window.addEventListener("online", () => resolve(undefined), { once: true }));
+}
+
+/**
+ * Try `attempt` until it is answered. While the server cannot be reached it is tried again for as
+ * long as it takes (the page says it is reconnecting; a move that arrives after the table moved on
+ * is refused by its `expected_version`, so nothing is played late); a busy server (429, 503,
+ * `match_busy`) for WRITE_RETRY_MILLISECONDS. Any other refusal ends it.
+ *
+ * @template T
+ * @param {() => Promise<T>} attempt
+ * @param {{onRetry?: (failure: ApiError) => void, wait?: (milliseconds: number) => Promise<unknown>}} [options]
+ * @returns {Promise<T>}
+ */
+export async function keepTrying(attempt, { onRetry, wait = sleep } = {}) {
+  const deadline = Date.now() + WRITE_RETRY_MILLISECONDS;
+  for (let tries = 0; ; tries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof ApiError) || !error.retryable || (error.status !== 0 && Date.now() >= deadline)) {
+        throw error;
+      }
+      onRetry?.(error);
+      await wait(error.retryAfter ? error.retryAfter * 1000 : RETRY_DELAYS[Math.min(tries, RETRY_DELAYS.length - 1)]);
+      await online();
+    }
+  }
 }
 
 /**
@@ -170,25 +197,12 @@ export class Api {
    *
    * @param {string} path
    * @param {unknown} [body]
+   * @param {{key?: string, onRetry?: (failure: ApiError) => void}} [options] the key (a fresh one
+   *   by default), and what to do each time a try fails and another follows
    * @returns {Promise<any>}
    */
-  async post(path, body = {}) {
-    const key = newKey();
-    const deadline = Date.now() + WRITE_RETRY_MILLISECONDS;
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        return await this.request("POST", path, body, { "Idempotency-Key": key });
-      } catch (error) {
-        if (!(error instanceof ApiError) || !error.retryable || Date.now() >= deadline) {
-          throw error;
-        }
-        const delay = error.retryAfter
-          ? error.retryAfter * 1000
-          : RETRY_DELAYS[Math.min(attempt, RETRY_DELAYS.length - 1)];
-        await sleep(delay);
-        await online();
-      }
-    }
+  post(path, body = {}, { key = newKey(), onRetry } = {}) {
+    return keepTrying(() => this.request("POST", path, body, { "Idempotency-Key": key }), { onRetry });
   }
 
   /**

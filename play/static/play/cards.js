@@ -1,32 +1,33 @@
 // Cards as a person recognises them: rank and suit symbol, red or black, and a spoken name
-// ("seven of hearts") for screen readers. Codes are the API's: rank then suit (`7H`, `TS`), jokers
-// `X1` and `X2` (docs/api.md, "Card codes").
+// ("seven of hearts", « sept de cœur ») for screen readers. Codes are the API's: rank then suit
+// (`7H`, `TS`), jokers `X1` and `X2` (docs/api.md, "Card codes").
 
-import { h } from "./dom.js";
+import { counted, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+import { h } from "./vendor/preact.mjs";
 
-/** @type {Record<string, string>} */
+/** @type {Record<string, () => string>} */
 const RANK_NAMES = {
-  A: "ace",
-  2: "two",
-  3: "three",
-  4: "four",
-  5: "five",
-  6: "six",
-  7: "seven",
-  8: "eight",
-  9: "nine",
-  T: "ten",
-  J: "jack",
-  Q: "queen",
-  K: "king",
+  A: () => pgettext("card rank", "ace"),
+  2: () => pgettext("card rank", "two"),
+  3: () => pgettext("card rank", "three"),
+  4: () => pgettext("card rank", "four"),
+  5: () => pgettext("card rank", "five"),
+  6: () => pgettext("card rank", "six"),
+  7: () => pgettext("card rank", "seven"),
+  8: () => pgettext("card rank", "eight"),
+  9: () => pgettext("card rank", "nine"),
+  T: () => pgettext("card rank", "ten"),
+  J: () => pgettext("card rank", "jack"),
+  Q: () => pgettext("card rank", "queen"),
+  K: () => pgettext("card rank", "king"),
 };
 
-/** @type {Record<string, {name: string, symbol: string, red: boolean}>} */
+/** @type {Record<string, {name: () => string, symbol: string, red: boolean}>} */
 export const SUITS = {
-  C: { name: "clubs", symbol: "♣", red: false },
-  D: { name: "diamonds", symbol: "♦", red: true },
-  H: { name: "hearts", symbol: "♥", red: true },
-  S: { name: "spades", symbol: "♠", red: false },
+  C: { name: () => pgettext("suit", "clubs"), symbol: "♣", red: false },
+  D: { name: () => pgettext("suit", "diamonds"), symbol: "♦", red: true },
+  H: { name: () => pgettext("suit", "hearts"), symbol: "♥", red: true },
+  S: { name: () => pgettext("suit", "spades"), symbol: "♠", red: false },
 };
 
 /** @param {string} code */
@@ -41,10 +42,19 @@ function isJoker(code) {
  */
 export function cardName(code) {
   if (isJoker(code)) {
-    return "joker";
+    return pgettext("card", "joker");
   }
-  const rank = RANK_NAMES[code.slice(0, -1)] ?? code.slice(0, -1);
-  return `${rank} of ${suitName(code.slice(-1))}`;
+  const rank = RANK_NAMES[code.slice(0, -1)]?.() ?? code.slice(0, -1);
+  return interpolate(gettext("%(rank)s of %(suit)s"), { rank, suit: suitName(code.slice(-1)) });
+}
+
+/**
+ * "1 card", "7 cards".
+ *
+ * @param {number} count
+ */
+export function cardCount(count) {
+  return counted(count, ngettext("%(count)s card", "%(count)s cards", count));
 }
 
 /**
@@ -53,7 +63,7 @@ export function cardName(code) {
  * @param {string} suit
  */
 export function suitName(suit) {
-  return SUITS[suit]?.name ?? suit;
+  return SUITS[suit]?.name() ?? suit;
 }
 
 /**
@@ -66,17 +76,31 @@ export function suitSymbol(suit) {
 }
 
 /**
- * The visible rank: "10" for `T`, the letter otherwise.
+ * The visible rank: "10" for `T`, the letter otherwise (the French pack's letters: V, D, R for
+ * valet, dame, roi).
  *
  * @param {string} code
  */
 function rankLabel(code) {
   const rank = code.slice(0, -1);
-  return rank === "T" ? "10" : rank;
+  switch (rank) {
+    case "T":
+      return "10";
+    case "J":
+      return pgettext("the letter on a jack", "J");
+    case "Q":
+      return pgettext("the letter on a queen", "Q");
+    case "K":
+      return pgettext("the letter on a king", "K");
+    case "A":
+      return pgettext("the letter on an ace", "A");
+    default:
+      return rank;
+  }
 }
 
 /**
- * A card face, hidden from screen readers: whoever shows it names it (a button's label, or
+ * A card face, hidden from screen readers: whoever shows it names it (a button's words, or
  * {@link card}).
  *
  * @param {string} code
@@ -88,7 +112,7 @@ export function cardFace(code, extraClass = "") {
       "span",
       { class: `card joker ${extraClass}`, "aria-hidden": "true" },
       h("span", { class: "corner" }, "★"),
-      h("span", { class: "pip" }, "Joker"),
+      h("span", { class: "pip" }, pgettext("card", "Joker")),
     );
   }
   const suit = code.slice(-1);
@@ -123,7 +147,7 @@ export function card(code, extraClass = "") {
  * @param {string[]} codes
  * @param {string} [none] what to say when there are none
  */
-export function cardRow(codes, none = "none") {
+export function cardRow(codes, none = gettext("none")) {
   if (codes.length === 0) {
     return h("span", { class: "none" }, none);
   }

@@ -6,7 +6,7 @@ import { ApiError, forgetSession } from "./api.js";
 import { byId, fill, h, plural } from "./dom.js";
 import { newMatchForm } from "./matchform.js";
 import { signedIn, signInForm } from "./signin.js";
-import { follow } from "./sse.js";
+import { followFeed } from "./sse.js";
 
 /** @typedef {import("./api.js").Api} Api */
 /** @typedef {import("../../types/api").MatchSummary} MatchSummary */
@@ -49,7 +49,7 @@ function lobby({ api, username }) {
             type: "button",
             class: "secondary",
             onclick: () => {
-              feed?.stop();
+              feed.stop();
               forgetSession();
               start();
             },
@@ -324,25 +324,16 @@ function lobby({ api, username }) {
     }
   }
 
-  /** @type {{stop: () => void} | null} */
-  let feed = null;
-  api.feedEnd().then((end) => {
-    let cursor = end;
-    feed = follow({
-      url: "/api/v1/players/me/stream/",
-      token: api.token,
-      cursor: () => cursor,
-      onMessage(message) {
-        /** @type {FeedEvent} */
-        const event = JSON.parse(message.data);
-        cursor = Math.max(cursor, event.seq);
-        notice(event);
-        if (event.type !== "your_turn") {
-          reload();
-        }
-      },
-    });
-  }, say);
+  const feed = followFeed(
+    api,
+    (event) => {
+      notice(event);
+      if (event.type !== "your_turn") {
+        reload();
+      }
+    },
+    say,
+  );
   reload();
 }
 

@@ -1,40 +1,33 @@
-// A match's events as sentences a person reads (docs/api.md, "Match events"): the table's log.
+// A match's events as sentences a person reads (docs/api.md, "Match events"): the table's log and
+// the replay's.
 
-import { cardName, suitName } from "./cards.js";
-import { ordinal, plural } from "./dom.js";
+import { cardCount, cardName, suitName } from "./cards.js";
+import { gettext, interpolate, ordinal } from "./i18n.js";
+import { botName } from "./moves.js";
 
 /** @typedef {import("../../types/api").MatchEvent} MatchEvent */
 /** @typedef {(seat: number | null | undefined) => string} SeatName */
 
-/** @type {Record<string, string>} */
-const DRAW_REASONS = {
-  draw: "",
-  pick_up: " (the pick-up)",
-  last_card: " (no “last card” said)",
-  cover: " (the queen was not covered)",
-  blunder: " (an illegal play)",
-};
-
-/** @type {Record<string, string>} */
+/** @type {Record<string, () => string>} */
 const HAND_END_REASONS = {
-  grid_empty: "the grid is empty",
-  unreachable: "no piece can reach a card",
-  unbeatable: "the leading hand cannot be beaten",
-  agreed: "the players agreed",
+  grid_empty: () => gettext("the grid is empty"),
+  unreachable: () => gettext("no piece can reach a card"),
+  unbeatable: () => gettext("the leading hand cannot be beaten"),
+  agreed: () => gettext("the players agreed"),
 };
 
-/** @type {Record<string, string>} */
+/** @type {Record<string, () => string>} */
 const CATEGORIES = {
-  nothing: "no cards",
-  high_card: "a high card",
-  pair: "a pair",
-  two_pair: "two pairs",
-  three_of_a_kind: "three of a kind",
-  straight: "a straight",
-  flush: "a flush",
-  full_house: "a full house",
-  four_of_a_kind: "four of a kind",
-  straight_flush: "a straight flush",
+  nothing: () => gettext("no cards"),
+  high_card: () => gettext("a high card"),
+  pair: () => gettext("a pair"),
+  two_pair: () => gettext("two pairs"),
+  three_of_a_kind: () => gettext("three of a kind"),
+  straight: () => gettext("a straight"),
+  flush: () => gettext("a flush"),
+  full_house: () => gettext("a full house"),
+  four_of_a_kind: () => gettext("four of a kind"),
+  straight_flush: () => gettext("a straight flush"),
 };
 
 /**
@@ -43,12 +36,12 @@ const CATEGORIES = {
  * @param {string} category
  */
 export function categoryName(category) {
-  return CATEGORIES[category] ?? category.replaceAll("_", " ");
+  return CATEGORIES[category]?.() ?? category.replaceAll("_", " ");
 }
 
 /** @param {number[]} square */
 export function squareName(square) {
-  return `row ${square[0] + 1}, column ${square[1] + 1}`;
+  return interpolate(gettext("row %(row)s, column %(column)s"), { row: square[0] + 1, column: square[1] + 1 });
 }
 
 /** @param {string[]} codes */
@@ -57,12 +50,37 @@ function cardList(codes) {
 }
 
 /**
+ * Why a seat draws: "draws 2 cards (the pick-up)".
+ *
+ * @param {string} who
+ * @param {number} count
+ * @param {string} reason
+ */
+function draws(who, count, reason) {
+  const values = { player: who, cards: cardCount(count) };
+  switch (reason) {
+    case "draw":
+      return interpolate(gettext("%(player)s draws %(cards)s"), values);
+    case "pick_up":
+      return interpolate(gettext("%(player)s draws %(cards)s (the pick-up)"), values);
+    case "last_card":
+      return interpolate(gettext("%(player)s draws %(cards)s (no “last card” said)"), values);
+    case "cover":
+      return interpolate(gettext("%(player)s draws %(cards)s (the queen was not covered)"), values);
+    case "blunder":
+      return interpolate(gettext("%(player)s draws %(cards)s (an illegal play)"), values);
+    default:
+      return `${interpolate(gettext("%(player)s draws %(cards)s"), values)} (${reason})`;
+  }
+}
+
+/**
  * One event as a sentence, or null for events that add nothing a person needs (another seat's
  * dealt hand).
  *
  * @param {MatchEvent} event
  * @param {SeatName} name
- * @param {number | null} mySeat
+ * @param {number | null} mySeat the seat whose dealt hand is told (null: none)
  * @returns {string | null}
  */
 export function describe(event, name, mySeat) {
@@ -71,97 +89,173 @@ export function describe(event, name, mySeat) {
     case "deal": {
       const data = event.data;
       if ("starter" in data) {
-        return `Deal ${data.deal} begins: ${name(data.first)} plays first; the starter is the ${cardName(data.starter)}.`;
+        return interpolate(gettext("Deal %(deal)s begins: %(player)s plays first; the starter is the %(card)s."), {
+          deal: data.deal,
+          player: name(data.first),
+          card: cardName(data.starter),
+        });
       }
-      return `Hand ${data.hand} begins: ${name(data.first_mover)} moves first.`;
+      return interpolate(gettext("Hand %(hand)s begins: %(player)s moves first."), {
+        hand: data.hand,
+        player: name(data.first_mover),
+      });
     }
     case "hand":
       if (event.seat === mySeat && event.data.cards) {
-        return `You are dealt ${cardList(event.data.cards)}.`;
+        return interpolate(gettext("You are dealt %(cards)s."), { cards: cardList(event.data.cards) });
       }
       return null;
     case "play":
-      return `${who} plays the ${cardName(event.data.card)}.`;
+      return interpolate(gettext("%(player)s plays the %(card)s."), { player: who, card: cardName(event.data.card) });
     case "announce":
-      return `${who} says “last card”.`;
+      return interpolate(gettext("%(player)s says “last card”."), { player: who });
     case "suit":
-      return `${who} names ${suitName(event.data.suit)}.`;
+      return interpolate(gettext("%(player)s names %(suit)s."), { player: who, suit: suitName(event.data.suit) });
     case "reverse":
       if (event.data.as_skip) {
-        return `${who}'s reverse acts as a skip: ${who} plays again.`;
+        return interpolate(gettext("%(player)s's reverse acts as a skip: %(player)s plays again."), { player: who });
       }
-      return `Play changes direction (${event.data.direction === 1 ? "clockwise" : "counter-clockwise"}).`;
+      return event.data.direction === 1
+        ? gettext("Play changes direction (clockwise).")
+        : gettext("Play changes direction (counter-clockwise).");
     case "skip":
-      return `${who} misses ${event.data.turns === 1 ? "a turn" : plural(event.data.turns, "turn")}.`;
+      return event.data.turns === 1
+        ? interpolate(gettext("%(player)s misses a turn."), { player: who })
+        : interpolate(gettext("%(player)s misses %(count)s turns."), { player: who, count: event.data.turns });
     case "penalty":
       switch (event.data.kind) {
         case "stack":
-          return `The pick-up grows to ${plural(event.data.draw, "card")}.`;
+          return interpolate(gettext("The pick-up grows to %(cards)s."), { cards: cardCount(event.data.draw) });
         case "cancel":
-          return `The pick-up is cut by ${event.data.cancelled ?? 0}: ${plural(event.data.draw, "card")} left.`;
+          return interpolate(gettext("The pick-up is cut by %(cut)s: %(cards)s left."), {
+            cut: event.data.cancelled ?? 0,
+            cards: cardCount(event.data.draw),
+          });
         case "last_card":
-          return `${who} did not say “last card”: ${plural(event.data.draw, "card")} to draw${event.data.skip ? " and a turn missed" : ""}.`;
+          return interpolate(
+            event.data.skip
+              ? gettext("%(player)s did not say “last card”: %(cards)s to draw and a turn missed.")
+              : gettext("%(player)s did not say “last card”: %(cards)s to draw."),
+            { player: who, cards: cardCount(event.data.draw) },
+          );
         case "blunder":
-          return `${who} tried an illegal play (${event.data.reason ?? "refused"}) and draws ${event.data.draw}.`;
+          return interpolate(gettext("%(player)s tried an illegal play (%(reason)s) and draws %(count)s."), {
+            player: who,
+            reason: event.data.reason ?? gettext("refused"),
+            count: event.data.draw,
+          });
         default:
-          return `${who}: penalty (${event.data.kind}), ${plural(event.data.draw, "card")}.`;
+          return interpolate(gettext("%(player)s: penalty (%(kind)s), %(cards)s."), {
+            player: who,
+            kind: event.data.kind,
+            cards: cardCount(event.data.draw),
+          });
       }
     case "draw": {
-      const reason = DRAW_REASONS[event.data.reason] ?? ` (${event.data.reason})`;
-      const cards = event.data.cards ? `: ${cardList(event.data.cards)}` : "";
-      return `${who} draws ${plural(event.data.count, "card")}${reason}${cards}.`;
+      const drawn = draws(who, event.data.count, event.data.reason);
+      return event.data.cards ? `${drawn}: ${cardList(event.data.cards)}.` : `${drawn}.`;
     }
     case "reshuffle":
-      return `The discard pile is shuffled into a new stock of ${plural(event.data.count, "card")}.`;
+      return interpolate(gettext("The discard pile is shuffled into a new stock of %(cards)s."), {
+        cards: cardCount(event.data.count),
+      });
     case "end_turn":
-      return `${who} ends the turn.`;
+      return interpolate(gettext("%(player)s ends the turn."), { player: who });
     case "finish":
-      return `${who} goes out, ${ordinal(event.data.place)}.`;
+      return interpolate(gettext("%(player)s goes out, %(place)s."), { player: who, place: ordinal(event.data.place) });
     case "deal_end": {
       const data = event.data;
-      const how = data.blocked ? "the deal is blocked; " : "";
-      return `Deal ${data.deal} is over: ${how}${name(data.winner)} wins it, scoring ${data.points[data.winner] ?? 0}.`;
+      return interpolate(
+        data.blocked
+          ? gettext("Deal %(deal)s is over: the deal is blocked; %(player)s wins it, scoring %(points)s.")
+          : gettext("Deal %(deal)s is over: %(player)s wins it, scoring %(points)s."),
+        { deal: data.deal, player: name(data.winner), points: data.points[data.winner] ?? 0 },
+      );
     }
     case "move": {
       const data = event.data;
-      const piece = data.piece === data.seat ? "" : ` ${name(data.piece)}'s piece`;
-      const taken = data.card ? `, taking the ${cardName(data.card)}` : " to an empty square";
-      return `${name(data.seat)} moves${piece} to ${squareName(data.to)}${taken}.`;
+      const values = {
+        player: name(data.seat),
+        owner: name(data.piece),
+        square: squareName(data.to),
+        card: data.card ? cardName(data.card) : "",
+      };
+      if (data.piece === data.seat) {
+        return interpolate(
+          data.card
+            ? gettext("%(player)s moves to %(square)s, taking the %(card)s.")
+            : gettext("%(player)s moves to %(square)s, an empty square."),
+          values,
+        );
+      }
+      return interpolate(
+        data.card
+          ? gettext("%(player)s moves %(owner)s's piece to %(square)s, taking the %(card)s.")
+          : gettext("%(player)s moves %(owner)s's piece to %(square)s, an empty square."),
+        values,
+      );
     }
     case "pass":
-      return `${name(event.data.seat)} cannot move${event.data.card ? ` and takes the ${cardName(event.data.card)}` : " and passes"}.`;
+      return event.data.card
+        ? interpolate(gettext("%(player)s cannot move and takes the %(card)s."), {
+            player: name(event.data.seat),
+            card: cardName(event.data.card),
+          })
+        : interpolate(gettext("%(player)s cannot move and passes."), { player: name(event.data.seat) });
     case "ally":
-      return `${name(event.data.chooser)} allies with ${name(event.data.chosen)}.`;
+      return interpolate(gettext("%(chooser)s allies with %(chosen)s."), {
+        chooser: name(event.data.chooser),
+        chosen: name(event.data.chosen),
+      });
     case "propose_end":
-      return `${name(event.data.seat)} proposes to end the hand.`;
+      return interpolate(gettext("%(player)s proposes to end the hand."), { player: name(event.data.seat) });
     case "consent_asked":
-      return `${name(event.data.seat)} is asked to agree to end the hand.`;
+      return interpolate(gettext("%(player)s is asked to agree to end the hand."), { player: name(event.data.seat) });
     case "decline_end":
-      return `${name(event.data.seat)} declines to end the hand.`;
+      return interpolate(gettext("%(player)s declines to end the hand."), { player: name(event.data.seat) });
     case "hand_end": {
       const data = event.data;
-      const reason = HAND_END_REASONS[data.reason] ?? data.reason;
+      const reason = HAND_END_REASONS[data.reason]?.() ?? data.reason;
       if (data.winner === null) {
-        return `Hand ${data.hand} is over (${reason}): a tie, nobody scores.`;
+        return interpolate(gettext("Hand %(hand)s is over (%(reason)s): a tie, nobody scores."), {
+          hand: data.hand,
+          reason,
+        });
       }
       const best = data.best_hands[data.winner];
-      return `Hand ${data.hand} is over (${reason}): ${name(data.winner)} wins with ${categoryName(best?.category ?? "")}.`;
+      return interpolate(gettext("Hand %(hand)s is over (%(reason)s): %(player)s wins with %(category)s."), {
+        hand: data.hand,
+        reason,
+        player: name(data.winner),
+        category: categoryName(best?.category ?? ""),
+      });
     }
     case "match_end": {
       const data = event.data;
       if ("abandoned" in data) {
-        return `The match was abandoned${data.reason ? `: ${data.reason}` : ""}.`;
+        return data.reason
+          ? interpolate(gettext("The match was abandoned: %(reason)s."), { reason: data.reason })
+          : gettext("The match was abandoned.");
       }
-      return `The match is over: ${name(data.winner)} wins.`;
+      return interpolate(gettext("The match is over: %(player)s wins."), { player: name(data.winner) });
     }
     case "timeout":
-      return `${who}'s clock ran out: the default move is played (strike ${event.data.strikes}).`;
+      return interpolate(gettext("%(player)s's clock ran out: the default move is played (strike %(strikes)s)."), {
+        player: who,
+        strikes: event.data.strikes,
+      });
     case "bot_takeover":
-      return `A ${event.data.strategy} bot takes over ${who}'s seat.`;
+      return interpolate(gettext("%(bot)s takes over %(player)s's seat."), {
+        bot: botName(event.data.strategy),
+        player: who,
+      });
     case "resign":
       return event.data.replaced_by
-        ? `${who} resigns; a ${event.data.replaced_by} bot plays on.`
-        : `${who} resigns; the match is abandoned.`;
+        ? interpolate(gettext("%(player)s resigns; %(bot)s plays on."), {
+            player: who,
+            bot: botName(event.data.replaced_by),
+          })
+        : interpolate(gettext("%(player)s resigns; the match is abandoned."), { player: who });
     default:
       return null;
   }

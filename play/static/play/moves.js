@@ -1,10 +1,11 @@
 // What both games' tables share: how a seat is named, and a legal move as a button.
 
-import { h } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
+import { h } from "./vendor/preact.mjs";
 
 /** @typedef {import("../../types/api").Action} Action */
 /** @typedef {import("../../types/api").View} View */
-/** @typedef {import("./dom.js").Child} Child */
+/** @typedef {import("./vendor/preact.mjs").ComponentChildren} Children */
 
 /**
  * What a game's table needs from the page around it.
@@ -16,57 +17,78 @@ import { h } from "./dom.js";
  * @property {number | null} mySeat null for a spectator
  */
 
+/** @type {Record<string, () => string>} */
+const STRATEGIES = {
+  random: () => gettext("Random bot"),
+  heuristic: () => gettext("Heuristic bot"),
+  montecarlo: () => gettext("Monte Carlo bot"),
+  search: () => gettext("Search bot"),
+};
+
+/**
+ * A server bot in words, by its strategy: "Heuristic bot".
+ *
+ * @param {string} strategy
+ */
+export function botName(strategy) {
+  return STRATEGIES[strategy]?.() ?? interpolate(gettext("%(strategy)s bot"), { strategy });
+}
+
 /**
  * How seats are called: the player's name; a bot by its strategy ("Random bot"), numbered by seat
- * when several bots play the same strategy.
+ * (from 1) when several bots play the same strategy.
  *
- * @param {View} view
+ * @param {{seats: {seat: number, player?: string | null, bot?: string | null}[]}} table a view, or a record's players
  * @returns {(seat: number | null | undefined) => string}
  */
-export function seatNames(view) {
-  const strategies = view.seats.map((seat) => (seat.player ? null : seat.bot));
+export function seatNames(table) {
+  const strategies = table.seats.map((seat) => (seat.player ? null : seat.bot));
   return (seat) => {
     if (seat === null || seat === undefined) {
-      return "The table";
+      return gettext("The table");
     }
-    const entry = view.seats[seat];
+    const entry = table.seats[seat];
+    const number = seat + 1;
     if (!entry) {
-      return `Seat ${seat + 1}`;
+      return interpolate(gettext("Seat %(number)s"), { number });
     }
     if (entry.player) {
       return entry.player;
     }
     if (entry.bot) {
-      const strategy = entry.bot.charAt(0).toUpperCase() + entry.bot.slice(1);
       const twins = strategies.filter((other) => other === entry.bot).length;
-      return twins > 1 ? `${strategy} bot ${seat + 1}` : `${strategy} bot`;
+      const name = botName(entry.bot);
+      return twins > 1 ? `${name} ${number}` : name;
     }
-    return `Open seat ${seat + 1}`;
+    return interpolate(gettext("Open seat %(number)s"), { number });
   };
 }
 
 /**
  * A legal move as a button: `data-move` is the move exactly as the API listed it (the testing
- * hook of the contract), `label` its accessible name.
+ * hook of the contract), `label` its name. A button that shows something other than its words
+ * (a card, a suit's symbol, a square) keeps the words for screen readers beside a picture they
+ * skip, so that what it shows and what it is called never disagree.
  *
  * @param {Action} move
  * @param {string} label
  * @param {TableContext} context
- * @param {Child | Child[]} content what the button shows (the label when omitted)
+ * @param {Children} [picture] what the button shows instead of its words
  * @param {string} [extraClass]
  */
-export function moveButton(move, label, context, content = label, extraClass = "") {
+export function moveButton(move, label, context, picture = null, extraClass = "") {
+  const data = JSON.stringify(move);
   return h(
     "button",
     {
+      key: data,
       type: "button",
       class: `move ${extraClass}`,
-      "data-move": JSON.stringify(move),
-      "aria-label": label,
-      title: label,
+      "data-move": data,
+      title: picture === null ? undefined : label,
       disabled: context.busy,
-      onclick: () => context.send(move),
+      onClick: () => context.send(move),
     },
-    content,
+    picture === null ? label : [picture, h("span", { class: "visually-hidden" }, label)],
   );
 }

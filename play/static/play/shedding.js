@@ -3,9 +3,10 @@
 // with the legal plays as buttons on the cards, and draw / end turn (docs/api.md, "The shedding
 // view").
 
-import { card, cardFace, cardName, suitBadge, suitName, suitSymbol } from "./cards.js";
-import { h, ordinal, plural } from "./dom.js";
+import { card, cardCount, cardFace, cardName, suitBadge, suitName, suitSymbol } from "./cards.js";
+import { counted, gettext, interpolate, ngettext, ordinal } from "./i18n.js";
 import { moveButton } from "./moves.js";
+import { h } from "./vendor/preact.mjs";
 
 /** @typedef {import("../../types/api").SheddingView} SheddingView */
 /** @typedef {import("../../types/api").Action} Action */
@@ -30,27 +31,55 @@ export function sheddingBoard(view, context) {
 }
 
 /**
+ * A seat's hand face down: its backs (a pick-up to come shown as more), named by its count.
+ *
+ * @param {number} count
+ * @param {string} [flip] its key for motion.js
+ */
+export function backs(count, flip = "") {
+  return h(
+    "span",
+    { class: "backs", "data-flip": flip || undefined, role: "img", "aria-label": cardCount(count) },
+    Array.from({ length: Math.min(count, BACKS_SHOWN) }, (_, i) => h("span", { key: i, class: "back" })),
+    h("span", { class: "count" }, String(count)),
+  );
+}
+
+/**
  * @param {SheddingView} view
  * @param {TableContext} context
  */
 function seatList(view, context) {
   return h(
     "section",
-    { class: "seats", "aria-label": "Seats" },
+    { class: "seats", "aria-label": gettext("Seats") },
     h(
       "ol",
       {},
       view.seats.map((seat) => {
         const count = seat.hand_count ?? 0;
         const badges = [
-          seat.announced && count > 0 ? h("span", { class: "badge announce" }, "Last card!") : null,
-          seat.finished ? h("span", { class: "badge out" }, `Out, ${ordinal(seat.finished)}`) : null,
-          seat.skips_owed ? h("span", { class: "badge" }, `Misses ${plural(seat.skips_owed, "turn")}`) : null,
-          seat.resigned ? h("span", { class: "badge" }, "Resigned") : null,
+          seat.announced && count > 0 ? h("span", { class: "badge announce" }, gettext("Last card!")) : null,
+          seat.finished
+            ? h(
+                "span",
+                { class: "badge out" },
+                interpolate(gettext("Out, %(place)s"), { place: ordinal(seat.finished) }),
+              )
+            : null,
+          seat.skips_owed
+            ? h(
+                "span",
+                { class: "badge" },
+                counted(seat.skips_owed, ngettext("Misses %(count)s turn", "Misses %(count)s turns", seat.skips_owed)),
+              )
+            : null,
+          seat.resigned ? h("span", { class: "badge" }, gettext("Resigned")) : null,
         ];
         return h(
           "li",
           {
+            key: seat.seat,
             class: `seat${view.to_move === seat.seat ? " to-move" : ""}${seat.seat === context.mySeat ? " mine" : ""}`,
             "data-seat": seat.seat,
           },
@@ -58,19 +87,16 @@ function seatList(view, context) {
             "span",
             { class: "seat-name" },
             context.name(seat.seat),
-            seat.seat === context.mySeat ? " (you)" : null,
-            view.to_move === seat.seat ? h("span", { class: "visually-hidden" }, ", to play") : null,
+            seat.seat === context.mySeat ? ` ${gettext("(you)")}` : null,
+            view.to_move === seat.seat ? h("span", { class: "visually-hidden" }, `, ${gettext("to play")}`) : null,
           ),
-          h(
-            "span",
-            { class: "backs", "aria-label": plural(count, "card") },
-            Array.from({ length: Math.min(count, BACKS_SHOWN) }, () =>
-              h("span", { class: "back", "aria-hidden": "true" }),
-            ),
-            h("span", { class: "count", "aria-hidden": "true" }, String(count)),
-          ),
+          backs(count, `seat:${seat.seat}`),
           view.deals > 1 || view.target !== null || (seat.score ?? 0) > 0
-            ? h("span", { class: "score" }, plural(seat.score ?? 0, "point"))
+            ? h(
+                "span",
+                { class: "score" },
+                counted(seat.score ?? 0, ngettext("%(count)s point", "%(count)s points", seat.score ?? 0)),
+              )
             : null,
           badges,
         );
@@ -88,51 +114,93 @@ function pile(view, context) {
   const suit = view.active_suit ?? null;
   const pending = view.pending;
   const named = top !== null && suit !== null && !top.startsWith("X") && top.slice(-1) !== suit;
+  const direction = view.direction === -1 ? gettext("Play goes counter-clockwise ↺") : gettext("Play goes clockwise ↻");
   const facts = [
-    suit ? h("p", { class: "active-suit" }, "Suit to follow: ", suitBadge(suit), named ? " (named)" : null) : null,
+    suit
+      ? h(
+          "p",
+          { class: "active-suit" },
+          gettext("Suit to follow:"),
+          " ",
+          suitBadge(suit),
+          named ? ` ${gettext("(named)")}` : null,
+        )
+      : null,
     pending && pending.draw > 0
       ? h(
           "p",
           { class: "pending" },
-          `Pick-up waiting: ${plural(pending.draw, "card")}`,
-          pending.draw_card ? ` (from the ${cardName(pending.draw_card)})` : null,
-          ".",
+          h(
+            "span",
+            { class: "pickup-stack", "aria-hidden": "true" },
+            Array.from({ length: Math.min(pending.draw, BACKS_SHOWN) }, (_, i) => h("span", { key: i, class: "back" })),
+          ),
+          pending.draw_card
+            ? interpolate(gettext("Pick-up waiting: %(cards)s (from the %(card)s)."), {
+                cards: cardCount(pending.draw),
+                card: cardName(pending.draw_card),
+              })
+            : interpolate(gettext("Pick-up waiting: %(cards)s."), {
+                cards: cardCount(pending.draw),
+              }),
         )
       : null,
     pending && pending.skip > 0
       ? h(
           "p",
           { class: "pending" },
-          `Skips waiting: ${pending.skip}`,
-          pending.skip_card ? ` (from the ${cardName(pending.skip_card)})` : null,
-          ".",
+          pending.skip_card
+            ? interpolate(gettext("Skips waiting: %(count)s (from the %(card)s)."), {
+                count: pending.skip,
+                card: cardName(pending.skip_card),
+              })
+            : interpolate(gettext("Skips waiting: %(count)s."), { count: pending.skip }),
         )
       : null,
     h(
       "p",
       { class: "counts" },
-      `Stock: ${plural(view.stock_count ?? 0, "card")} · Discard pile: ${plural(view.discard_count ?? 0, "card")} · `,
-      view.direction === -1 ? "Play goes counter-clockwise ↺" : "Play goes clockwise ↻",
+      interpolate(gettext("Stock: %(stock)s · Discard pile: %(discards)s · %(direction)s"), {
+        stock: cardCount(view.stock_count ?? 0),
+        discards: cardCount(view.discard_count ?? 0),
+        direction,
+      }),
     ),
     h("p", { class: "deal" }, dealLine(view)),
   ];
   const finishOrder = view.finish_order ?? [];
   return h(
     "section",
-    { class: "pile", "aria-label": "The pile" },
+    { class: "pile", "aria-label": gettext("The pile") },
     h(
       "div",
       { class: "top-card" },
-      top === null ? h("span", { class: "none" }, "No card yet") : card(top, "large"),
-      h("span", { class: "caption" }, top === null ? "" : `Top card: ${cardName(top)}`),
+      h(
+        "span",
+        { class: "stock", "data-flip": "stock" },
+        (view.stock_count ?? 0) > 0 ? h("span", { class: "back" }) : null,
+      ),
+      top === null
+        ? h("span", { class: "none" }, gettext("No card yet"))
+        : h(
+            "span",
+            { key: `top-${view.deal}-${view.discard_count}`, class: "top", "data-flip": `card:${top}` },
+            card(top, "large"),
+          ),
+      h(
+        "span",
+        { class: "caption" },
+        top === null ? "" : interpolate(gettext("Top card: %(card)s"), { card: cardName(top) }),
+      ),
     ),
     h("div", { class: "facts" }, facts),
     finishOrder.length > 0
       ? h(
           "p",
           { class: "finish-order" },
-          "Out so far: ",
-          finishOrder.map((seat, i) => `${context.name(seat)} (${ordinal(i + 1)})`).join(", "),
+          interpolate(gettext("Out so far: %(players)s"), {
+            players: finishOrder.map((seat, i) => `${context.name(seat)} (${ordinal(i + 1)})`).join(", "),
+          }),
         )
       : null,
   );
@@ -141,9 +209,14 @@ function pile(view, context) {
 /** @param {SheddingView} view */
 function dealLine(view) {
   if (view.target !== null) {
-    return `Deal ${view.deal}; the match goes to ${view.target} points.`;
+    return interpolate(gettext("Deal %(deal)s; the match goes to %(target)s points."), {
+      deal: view.deal,
+      target: view.target,
+    });
   }
-  return view.deals > 1 ? `Deal ${view.deal} of ${view.deals}.` : `One deal.`;
+  return view.deals > 1
+    ? interpolate(gettext("Deal %(deal)s of %(deals)s."), { deal: view.deal, deals: view.deals })
+    : gettext("One deal.");
 }
 
 /**
@@ -164,18 +237,19 @@ function yourHand(view, context) {
       others.push(move);
     }
   }
-  const shown = new Set();
+  /** @type {Map<string, number>} copies of a code seen so far: with two decks a code repeats */
+  const seen = new Map();
   const cards = hand.map((code) => {
-    const choices = shown.has(code) ? [] : (plays.get(code) ?? []);
-    shown.add(code);
-    return handCard(code, choices, code === view.you?.drawn, context);
+    const copy = seen.get(code) ?? 0;
+    seen.set(code, copy + 1);
+    return handCard(code, copy, copy === 0 ? (plays.get(code) ?? []) : [], code === view.you?.drawn, context);
   });
   // A play of a card not in the hand cannot happen; offered anyway rather than hidden.
   const stray = [...plays.entries()].filter(([code]) => !hand.includes(code)).flatMap(([, list]) => list);
   return h(
     "section",
-    { class: "you", "aria-label": "Your hand" },
-    h("h2", {}, "Your hand ", h("span", { class: "count" }, `(${plural(hand.length, "card")})`)),
+    { class: "you", "aria-label": gettext("Your hand") },
+    h("h2", {}, gettext("Your hand"), " ", h("span", { class: "count" }, `(${cardCount(hand.length)})`)),
     turnFacts(view),
     h("div", { class: "hand" }, cards),
     h(
@@ -192,14 +266,24 @@ function turnFacts(view) {
   if (!turn || view.to_move !== view.you?.seat || view.status !== "active") {
     return null;
   }
+  const drawn = view.you?.drawn ?? null;
   const facts = [
-    turn.must_cover ? "Cover the queen: play another card now, or draw one." : null,
-    turn.suit_mode ? `You may go on laying ${suitName(turn.suit_mode)}.` : null,
+    turn.must_cover ? gettext("Cover the queen: play another card now, or draw one.") : null,
+    turn.suit_mode ? interpolate(gettext("You may go on laying %(suit)s."), { suit: suitName(turn.suit_mode) }) : null,
     turn.played > 0
-      ? `Played this turn: ${plural(turn.played, "card")}${turn.last_card ? `, the last the ${cardName(turn.last_card)}` : ""}.`
+      ? turn.last_card
+        ? interpolate(gettext("Played this turn: %(cards)s, the last the %(card)s."), {
+            cards: cardCount(turn.played),
+            card: cardName(turn.last_card),
+          })
+        : interpolate(gettext("Played this turn: %(cards)s."), {
+            cards: cardCount(turn.played),
+          })
       : null,
-    turn.drew > 0 && view.you?.drawn ? `You drew the ${cardName(view.you.drawn)}: you may play it now.` : null,
-    turn.last_card_barred ? "You may not play your last card this turn." : null,
+    turn.drew > 0 && drawn
+      ? interpolate(gettext("You drew the %(card)s: you may play it now."), { card: cardName(drawn) })
+      : null,
+    turn.last_card_barred ? gettext("You may not play your last card this turn.") : null,
   ].filter((fact) => fact !== null);
   return facts.length > 0
     ? h(
@@ -215,54 +299,72 @@ function turnFacts(view) {
  * (the suit to name, "last card" or not) when it has several, a plain card when it has none.
  *
  * @param {string} code
+ * @param {number} copy which copy of the code (two decks)
  * @param {PlayMove[]} choices
  * @param {boolean} drawn
  * @param {TableContext} context
  */
-function handCard(code, choices, drawn, context) {
+function handCard(code, copy, choices, drawn, context) {
   const extra = drawn ? "drawn" : "";
+  const key = `${code}.${copy}`;
+  const flip = copy === 0 ? `card:${code}` : `card:${key}`;
   if (choices.length === 0) {
-    return h("span", { class: `hand-card ${extra}` }, card(code));
+    return h("span", { key, class: `hand-card ${extra}`, "data-flip": flip }, card(code));
   }
   if (choices.length === 1) {
     const [move] = choices;
     return h(
       "span",
-      { class: `hand-card playable ${extra}` },
+      { key, class: `hand-card playable ${extra}`, "data-flip": flip },
       moveButton(move, playLabel(move), context, cardFace(code), "card-button"),
     );
   }
   return h(
     "span",
-    { class: `hand-card playable choices ${extra}`, role: "group", "aria-label": `Ways to play the ${cardName(code)}` },
+    {
+      key,
+      class: `hand-card playable choices ${extra}`,
+      "data-flip": flip,
+      role: "group",
+      "aria-label": interpolate(gettext("Ways to play the %(card)s"), { card: cardName(code) }),
+    },
     card(code),
     h(
       "span",
       { class: "choice-buttons" },
-      choices.map((move) => moveButton(move, playLabel(move), context, choiceContent(move), "choice")),
+      choices.map((move) => moveButton(move, playLabel(move), context, choicePicture(move), "choice")),
     ),
   );
 }
 
 /** @param {PlayMove} move */
 function playLabel(move) {
-  const parts = [`Play the ${cardName(move.card)}`];
+  const card = cardName(move.card);
+  if (move.suit && move.announce === "last_card") {
+    return interpolate(gettext("Play the %(card)s, name %(suit)s, say last card"), { card, suit: suitName(move.suit) });
+  }
   if (move.suit) {
-    parts.push(`name ${suitName(move.suit)}`);
+    return interpolate(gettext("Play the %(card)s, name %(suit)s"), { card, suit: suitName(move.suit) });
   }
   if (move.announce === "last_card") {
-    parts.push("say last card");
+    return interpolate(gettext("Play the %(card)s, say last card"), { card });
   }
-  return parts.join(", ");
+  return interpolate(gettext("Play the %(card)s"), { card });
 }
 
-/** @param {PlayMove} move */
-function choiceContent(move) {
+/**
+ * What a choice's button shows: the suit it names, "+ last card".
+ *
+ * @param {PlayMove} move
+ */
+function choicePicture(move) {
   const red = move.suit === "D" || move.suit === "H";
-  return [
-    move.suit ? h("span", { class: red ? "red" : "black", "aria-hidden": "true" }, suitSymbol(move.suit)) : "Play",
-    move.announce === "last_card" ? h("span", { class: "say" }, " + last card") : null,
-  ];
+  return h(
+    "span",
+    { "aria-hidden": "true" },
+    move.suit ? h("span", { class: red ? "red" : "black" }, suitSymbol(move.suit)) : gettext("Play"),
+    move.announce === "last_card" ? h("span", { class: "say" }, ` + ${gettext("last card")}`) : null,
+  );
 }
 
 /**
@@ -277,20 +379,20 @@ function actionButton(move, view, context) {
   const turn = view.turn;
   switch (move.action) {
     case "draw": {
-      let label = "Draw";
+      let label = gettext("Draw");
       if (pending && pending.draw > 0) {
-        label = `Pick up ${plural(pending.draw, "card")}`;
+        label = counted(pending.draw, ngettext("Pick up %(count)s card", "Pick up %(count)s cards", pending.draw));
       } else if (turn?.must_cover) {
-        label = "Draw (the queen stays uncovered)";
+        label = gettext("Draw (the queen stays uncovered)");
       }
       return moveButton(move, label, context);
     }
     case "end_turn": {
-      let label = "End turn";
+      let label = gettext("End turn");
       if (pending && pending.skip > 0 && turn?.played === 0) {
-        label = "Accept the skip";
+        label = gettext("Accept the skip");
       } else if (view.you?.drawn) {
-        label = "Keep the card, end turn";
+        label = gettext("Keep the card, end turn");
       }
       return moveButton(move, label, context);
     }

@@ -197,3 +197,41 @@ export function follow(options) {
     reconnect,
   };
 }
+
+/**
+ * Follow the caller's feed from now on (its end read first, so nothing old is replayed) until
+ * `stop()`. `onFailure`: the end could not be read (a seat link's or a lost network's feed; the
+ * page goes on without it).
+ *
+ * @param {import("./api.js").Api} api
+ * @param {(event: import("../../types/api").FeedEvent) => void} onEvent
+ * @param {(failure: unknown) => void} [onFailure]
+ * @returns {{stop: () => void}}
+ */
+export function followFeed(api, onEvent, onFailure = () => {}) {
+  /** @type {{stop: () => void} | null} */
+  let feed = null;
+  let stopped = false;
+  api.feedEnd().then((end) => {
+    if (stopped) {
+      return;
+    }
+    let cursor = end;
+    feed = follow({
+      url: "/api/v1/players/me/stream/",
+      token: api.token,
+      cursor: () => cursor,
+      onMessage(message) {
+        const event = JSON.parse(message.data);
+        cursor = Math.max(cursor, event.seq);
+        onEvent(event);
+      },
+    });
+  }, onFailure);
+  return {
+    stop() {
+      stopped = true;
+      feed?.stop();
+    },
+  };
+}

@@ -1,191 +1,185 @@
-// One match's table, live: the view from `GET /matches/{id}/`, the events from the match's
-// stream (resumed with Last-Event-ID), the caller's feed for what concerns the match before it
-// starts, and the legal moves posted back with `expected_version` and an Idempotency-Key.
+// One match's table on the page: the controller (tablecontroller.js) keeps its state, and each
+// new state is drawn with Preact, which changes only what changed — a focused button stays
+// focused, and a card that moved glides (motion.js). A sound and the tab's title tell when it
+// becomes your turn; the status line, a live region, tells screen readers.
 //
 // The root element carries the contract's testing hooks, kept current: data-match, data-version,
 // data-to-move, data-status.
 
 import { abbottBoard } from "./abbott.js";
-import { ApiError } from "./api.js";
-import { fill, h, plural } from "./dom.js";
+import { ApiError, newKey } from "./api.js";
+import { gettext, interpolate } from "./i18n.js";
 import { describe } from "./log.js";
+import { glide, reducedMotion, snapshot } from "./motion.js";
 import { seatNames } from "./moves.js";
+import { rematch } from "./playagain.js";
 import { resultPanel } from "./result.js";
 import { sheddingBoard } from "./shedding.js";
-import { follow } from "./sse.js";
+import { createSounds } from "./sound.js";
+import { follow, followFeed } from "./sse.js";
+import { createTableController } from "./tablecontroller.js";
+import {
+  busy,
+  connectionState,
+  connectionWords,
+  documentTitle,
+  isOver,
+  mySeat,
+  newEvents,
+  statusLine,
+  turnBegan,
+} from "./tablestate.js";
+import { h, render } from "./vendor/preact.mjs";
 
 /** @typedef {import("../../types/api").View} View */
-/** @typedef {import("../../types/api").Action} Action */
-/** @typedef {import("../../types/api").MatchEvent} MatchEvent */
-/** @typedef {import("../../types/api").FeedEvent} FeedEvent */
-/** @typedef {import("../../types/api").MoveResult} MoveResult */
 /** @typedef {import("./api.js").Api} Api */
 /** @typedef {import("./moves.js").TableContext} TableContext */
+/** @typedef {import("./tablestate.js").TableState} TableState */
+/** @typedef {import("./tablecontroller.js").TableController} TableController */
+/** @typedef {import("./tablecontroller.js").Transport} Transport */
 
-// Log entries kept on the page; older ones are dropped from view (the API keeps them all).
-const LOG_LIMIT = 400;
+const MUTED_KEY = "switch.play.muted";
 
 /**
  * @typedef {object} TableOptions
  * @property {Api} api
  * @property {number} matchId
- * @property {boolean} [lobbyLink] show the way back to the lobby (not on a seat link's page)
+ * @property {boolean} [lobbyLink] show the way back to the lobby and Play again (not on a seat link's page)
  * @property {(view: View) => void} [onView] told of every new view
  */
+
+/**
+ * The server as the table reaches it: the API with the player's token.
+ *
+ * @param {Api} api
+ * @param {number} matchId
+ * @returns {Transport}
+ */
+export function apiTransport(api, matchId) {
+  return {
+    readView: () => api.get(`/matches/${matchId}/`),
+    write: (path, body, options) => api.post(`/matches/${matchId}/${path}`, body, options),
+    newKey,
+    followMatch: (handlers) =>
+      follow({
+        url: `/api/v1/matches/${matchId}/stream/`,
+        token: api.token,
+        cursor: handlers.cursor,
+        onMessage: (message) => handlers.onEvent(JSON.parse(message.data)),
+        onState: handlers.onState,
+        onRefused: handlers.onRefused,
+        finished: handlers.finished,
+      }),
+    followFeed: (onEvent) => followFeed(api, onEvent), // none (a seat link's, offline): the stream suffices
+  };
+}
 
 /**
  * Fill `root` with the table of a match and keep it live until `stop()`.
  *
  * @param {HTMLElement} root
  * @param {TableOptions} options
+ * @returns {{stop: () => void}}
  */
 export function mountTable(root, options) {
   const { api, matchId } = options;
+  const baseTitle = document.title;
+  const sounds = createSounds();
   root.dataset.match = String(matchId);
   root.classList.add("table");
+  /** @type {{stage: "" | "sending" | "challenged", error: string}} */
+  let again = { stage: "", error: "" };
 
-  const status = h("p", { class: "status", role: "status", "aria-live": "polite" });
-  const clock = h("span", { class: "clock" });
-  const connection = h("span", { class: "connection", role: "status" });
-  const error = h("p", { class: "error", role: "alert" });
-  const title = h("h1", {}, `Match ${matchId}`);
-  const tools = h("div", { class: "tools" });
-  const board = h("div", { class: "board-wrap" });
-  const waiting = h("div", { class: "waiting-wrap" });
-  const result = h("div", { class: "result-wrap" });
-  const log = h("ol", { class: "log" });
-  const logBox = h("div", { class: "log-box", tabindex: "0", "aria-label": "What happened, oldest first" }, log);
-  fill(
-    root,
-    h(
-      "header",
-      { class: "table-header" },
-      title,
-      h("p", { class: "turn-line" }, status, clock),
-      h("p", { class: "where" }, connection, tools),
-    ),
-    h(
-      "div",
-      { class: "table-body" },
-      h("div", { class: "table-main" }, error, result, waiting, board),
-      h("section", { class: "log-section", "aria-label": "What happened" }, h("h2", {}, "What happened"), logBox),
-    ),
-  );
+  const table = createTableController({
+    matchId,
+    transport: apiTransport(api, matchId),
+    settings: {
+      screen: new URL(window.location.href).searchParams.has("screen"),
+      muted:
+        localStorage.getItem(MUTED_KEY) === "true" || (localStorage.getItem(MUTED_KEY) === null && reducedMotion()),
+      online: navigator.onLine,
+    },
+    onChange(state, before) {
+      draw(state, before);
+      if (state.view !== null && state.view !== before.view) {
+        options.onView?.(state.view);
+      }
+    },
+  });
 
-  /** @type {View | null} */
-  let view = null;
-  let lastSeq = 0;
-  let busy = false;
-  let confirmingResign = false;
-  /** @type {Promise<void> | null} */
-  let refreshing = null;
-  let refreshAgain = false;
-  /** @type {MatchEvent[]} */
-  const pendingLog = [];
-
-  const over = () => view !== null && (view.status === "finished" || view.status === "abandoned");
-
-  // --- reading ---------------------------------------------------------------------------------
-
-  /** Read the view again; calls while a read is on its way make one more read after it. */
-  function refresh() {
-    if (refreshing) {
-      refreshAgain = true;
-      return refreshing;
-    }
-    refreshing = (async () => {
-      do {
-        refreshAgain = false;
-        try {
-          show(await api.get(`/matches/${matchId}/`));
-        } catch (failure) {
-          if (failure instanceof ApiError && failure.status !== 0) {
-            say(failure.describe());
-          }
-        }
-      } while (refreshAgain);
-      refreshing = null;
-    })();
-    return refreshing;
-  }
-
-  /**
-   * Show a view, unless an older one than what is shown (answers can overtake each other).
-   *
-   * @param {View} next
-   */
-  function show(next) {
-    if (view !== null && next.version < view.version) {
+  /** @param {TableState} state */
+  function playAgain(state) {
+    const request = state.view === null ? null : rematch(state.view);
+    if (request === null) {
       return;
     }
-    view = next;
-    render();
-    options.onView?.(next);
-    if (over()) {
-      feed?.stop();
-    }
-  }
-
-  /** @param {string} message */
-  function say(message) {
-    error.textContent = message;
-  }
-
-  // --- moving ----------------------------------------------------------------------------------
-
-  /** @param {Action} move */
-  async function send(move) {
-    if (busy || view === null) {
-      return;
-    }
-    busy = true;
-    say("");
-    render();
-    try {
-      /** @type {MoveResult} */
-      const answer = await api.post(`/matches/${matchId}/moves/`, { ...move, expected_version: view.version });
-      busy = false;
-      show(answer.view);
-    } catch (failure) {
-      busy = false;
-      if (failure instanceof ApiError && (failure.code === "stale_version" || failure.code === "not_your_turn")) {
-        say("The table moved on before your move arrived, so it was not played. Here is the table as it is now.");
-      } else if (failure instanceof ApiError) {
-        say(failure.describe());
+    again = { stage: "sending", error: "" };
+    draw(table.state(), table.state());
+    (async () => {
+      if (request.kind === "match") {
+        /** @type {View} */
+        const created = await api.post("/matches/", request.body);
+        await api.post(`/matches/${created.id}/start/`);
+        window.location.assign(`/play/matches/${created.id}/`);
       } else {
-        throw failure;
+        await api.post("/challenges/", request.body);
+        again = { stage: "challenged", error: "" };
       }
-      render();
-      await refresh();
-    }
+    })()
+      .catch((failure) => {
+        if (!(failure instanceof ApiError)) {
+          throw failure;
+        }
+        again = { stage: "", error: failure.describe() };
+      })
+      .finally(() => draw(table.state(), table.state()));
   }
 
   /**
-   * A write that is not a move (start, join, resign): the answer is the new view.
+   * Draw a state, gliding what moved since `before`, sounding and titling a new turn.
    *
-   * @param {string} path
-   * @param {unknown} [body]
+   * @param {TableState} state
+   * @param {TableState} before
    */
-  async function write(path, body = {}) {
-    busy = true;
-    say("");
-    render();
-    try {
-      show(await api.post(`/matches/${matchId}/${path}`, body));
-    } catch (failure) {
-      if (!(failure instanceof ApiError)) {
-        throw failure;
+  function draw(state, before) {
+    const hadFocus = root.contains(document.activeElement) && document.activeElement !== root;
+    const places = snapshot(root);
+    const added = newEvents(before, state);
+    render(page(state), root);
+    hooks(state);
+    glide(root, places, (key) => origin(key, added, mySeat(state)));
+    document.title = documentTitle(state, baseTitle);
+    if (!state.muted) {
+      if (turnBegan(before, state)) {
+        sounds.play("turn");
+      } else if (added.some((event) => event.type === "play" || event.type === "move")) {
+        sounds.play("card");
+      } else if (added.some((event) => event.type === "draw")) {
+        sounds.play("draw");
       }
-      say(failure.describe());
-    } finally {
-      busy = false;
-      render();
+    }
+    if (hadFocus && !root.contains(document.activeElement)) {
+      keepFocus();
+    }
+    if (added.length > 0) {
+      const log = root.querySelector(".log-box");
+      if (log && log.scrollTop + log.clientHeight >= log.scrollHeight - 80) {
+        log.scrollTop = log.scrollHeight;
+      }
     }
   }
 
-  // --- drawing the page ------------------------------------------------------------------------
+  /** The focused control was played and is gone: the next move takes the focus, else the status. */
+  function keepFocus() {
+    const next = root.querySelector("button[data-move]:enabled") ?? root.querySelector(".status");
+    if (next instanceof HTMLElement) {
+      next.focus({ preventScroll: true });
+    }
+  }
 
-  function render() {
+  /** @param {TableState} state */
+  function hooks(state) {
+    const view = state.view;
     if (view === null) {
       return;
     }
@@ -193,214 +187,216 @@ export function mountTable(root, options) {
     root.dataset.toMove = view.to_move === null ? "" : String(view.to_move);
     root.dataset.status = view.status;
     root.dataset.game = view.game;
-    const name = seatNames(view);
-    const mySeat = view.you?.seat ?? null;
+    root.classList.toggle("screen", state.screen);
+  }
+
+  /** @param {TableState} state */
+  function page(state) {
+    const view = state.view;
+    const name = view === null ? () => "" : seatNames(view);
     /** @type {TableContext} */
-    const context = { name, send, busy, mySeat };
-
-    const keep = focusKey();
-    title.textContent = `Match ${view.id} · ${view.ruleset}`;
-    const line = statusLine(view, name, mySeat);
-    if (status.textContent !== line) {
-      status.textContent = line; // a live region: said again only when it changes
-    }
-    fill(tools, toolButtons(view, mySeat));
-    fill(waiting, view.status === "waiting" ? waitingRoom(view, context) : null);
-    fill(
-      board,
-      view.status === "waiting"
-        ? null
-        : view.game === "shedding"
-          ? sheddingBoard(view, context)
-          : abbottBoard(view, context),
-    );
-    fill(result, view.result ? resultPanel(view, name) : null);
-    tick();
-    restoreFocus(keep);
-    flushLog();
-  }
-
-  /** @returns {string | null} what had the focus: a move, or another control by its id */
-  function focusKey() {
-    const active = document.activeElement;
-    if (!(active instanceof HTMLElement) || !root.contains(active)) {
-      return null;
-    }
-    return active.dataset.move ?? (active.id ? `#${active.id}` : "[data-move]");
-  }
-
-  /** @param {string | null} key */
-  function restoreFocus(key) {
-    if (key === null || (document.activeElement instanceof HTMLElement && root.contains(document.activeElement))) {
-      return;
-    }
-    const moves = Array.from(root.querySelectorAll("button")).filter((button) => button.dataset.move !== undefined);
-    /** @type {HTMLElement} */
-    const target = key.startsWith("#")
-      ? (Array.from(root.querySelectorAll("button")).find((button) => button.id === key.slice(1)) ?? moves[0] ?? status)
-      : (moves.find((button) => button.dataset.move === key) ?? moves[0] ?? status);
-    if (target === status) {
-      status.tabIndex = -1;
-    }
-    target.focus({ preventScroll: true });
+    const context = { name, send: (move) => table.play(move), busy: busy(state), mySeat: mySeat(state) };
+    const title =
+      view === null
+        ? interpolate(gettext("Match %(id)s"), { id: matchId })
+        : interpolate(gettext("Match %(id)s · %(ruleset)s"), { id: matchId, ruleset: view.ruleset });
+    return [
+      h(
+        "header",
+        { class: "table-header" },
+        h("h1", {}, title),
+        h(
+          "p",
+          { class: "turn-line" },
+          h("span", { class: "status", role: "status", "aria-live": "polite", tabindex: "-1" }, statusLine(state)),
+          clock(state),
+        ),
+        h(
+          "p",
+          { class: "where" },
+          h(
+            "span",
+            { class: "connection", role: "status", "data-state": connectionState(state) },
+            connectionWords(state),
+          ),
+          h("span", { class: "tools" }, tools(state)),
+        ),
+      ),
+      h(
+        "div",
+        { class: "table-body" },
+        h(
+          "div",
+          { class: "table-main" },
+          h("p", { class: "error", role: "alert" }, state.error),
+          view?.result ? resultPanel(view, name, ending(state)) : null,
+          view?.status === "waiting" ? waitingRoom(view, context) : null,
+          view === null || view.status === "waiting"
+            ? null
+            : view.game === "shedding"
+              ? sheddingBoard(view, context)
+              : abbottBoard(view, context),
+        ),
+        logSection(state, name),
+      ),
+    ];
   }
 
   /**
-   * @param {View} current
-   * @param {(seat: number | null | undefined) => string} name
-   * @param {number | null} mySeat
+   * The turn clock, counted down by the server's time.
+   *
+   * @param {TableState} state
    */
-  function statusLine(current, name, mySeat) {
-    const watching = mySeat === null ? "You are watching. " : "";
-    switch (current.status) {
-      case "waiting":
-        return `${watching}Waiting for players.`;
-      case "finished":
-        return `${watching}The match is over.`;
-      case "abandoned":
-        return `${watching}The match was abandoned.`;
-      default:
-        if (current.to_move === null) {
-          return `${watching}Between deals.`;
-        }
-        if (current.to_move === mySeat) {
-          return current.legal_moves.length > 0 ? "Your turn." : "Your turn (waiting for the server).";
-        }
-        return `${watching}${name(current.to_move)} to play.`;
-    }
-  }
-
-  /** The turn clock, counted down by the server's time. */
-  function tick() {
-    const deadline = view?.turn_deadline ?? null;
-    if (deadline === null || view?.status !== "active") {
-      clock.textContent = "";
-      return;
+  function clock(state) {
+    const deadline = state.view?.turn_deadline ?? null;
+    if (deadline === null || state.view?.status !== "active") {
+      return h("span", { class: "clock" });
     }
     const seconds = Math.max(0, Math.round((Date.parse(deadline) - api.now()) / 1000));
-    clock.textContent = ` Clock: ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")} left.`;
-    clock.classList.toggle("urgent", seconds <= 10);
+    const left = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    return h(
+      "span",
+      { class: `clock${seconds <= 10 ? " urgent" : ""}` },
+      ` ${interpolate(gettext("Clock: %(left)s left."), { left })}`,
+    );
   }
 
   /**
-   * @param {View} current
-   * @param {number | null} mySeat
+   * After the result: Play again (a seated player).
+   *
+   * @param {TableState} state
    */
-  function toolButtons(current, mySeat) {
-    const screen = root.classList.contains("screen");
-    /** @type {HTMLElement[]} */
-    const buttons = [];
-    if (options.lobbyLink !== false) {
-      buttons.push(h("a", { href: "/play/" }, "Lobby"));
+  function ending(state) {
+    const view = state.view;
+    if (view === null) {
+      return null;
     }
-    buttons.push(
+    const canRematch = options.lobbyLink !== false && rematch(view) !== null;
+    return h(
+      "p",
+      { class: "after-match" },
+      canRematch
+        ? h(
+            "button",
+            { type: "button", id: "play-again", disabled: again.stage !== "", onClick: () => playAgain(state) },
+            gettext("Play again"),
+          )
+        : null,
+      again.stage === "challenged"
+        ? h(
+            "span",
+            { class: "notice", role: "status" },
+            " ",
+            gettext("Challenge sent: the match starts when everyone has accepted."),
+            " ",
+            h("a", { href: "/play/" }, gettext("Back to the lobby")),
+          )
+        : null,
+      again.error ? h("span", { class: "error", role: "alert" }, ` ${again.error}`) : null,
+    );
+  }
+
+  /** @param {TableState} state */
+  function tools(state) {
+    const view = state.view;
+    const seat = mySeat(state);
+    const leave = view?.status === "waiting" ? gettext("Leave") : gettext("Resign");
+    const canLeave = seat !== null && (view?.status === "active" || view?.status === "waiting");
+    return [
+      options.lobbyLink !== false ? h("a", { href: "/play/" }, gettext("Lobby")) : null,
       h(
         "button",
         {
           type: "button",
           id: "screen-toggle",
-          "aria-pressed": screen ? "true" : "false",
-          onclick: () => toggleScreen(),
+          "aria-pressed": state.screen ? "true" : "false",
+          onClick: () => toggleScreen(!state.screen),
         },
-        "Big screen",
+        gettext("Big screen"),
       ),
-    );
-    if (mySeat !== null && (current.status === "active" || current.status === "waiting")) {
-      const leave = current.status === "waiting" ? "Leave" : "Resign";
-      if (confirmingResign) {
-        buttons.push(
-          h("span", { class: "confirm" }, `${leave} this match? `),
-          h(
-            "button",
-            {
-              type: "button",
-              id: "resign-yes",
-              disabled: busy,
-              onclick: () => {
-                confirmingResign = false;
-                write("resign/");
-              },
-            },
-            `Yes, ${leave.toLowerCase()}`,
-          ),
-          h(
-            "button",
-            {
-              type: "button",
-              id: "resign-no",
-              onclick: () => {
-                confirmingResign = false;
-                render();
-              },
-            },
-            "No",
-          ),
-        );
-      } else {
-        buttons.push(
-          h(
-            "button",
-            {
-              type: "button",
-              id: "resign",
-              onclick: () => {
-                confirmingResign = true;
-                render();
-              },
-            },
-            leave,
-          ),
-        );
-      }
-    }
-    return buttons;
+      h(
+        "button",
+        {
+          type: "button",
+          id: "sound-toggle",
+          "aria-pressed": state.muted ? "false" : "true",
+          onClick: () => {
+            localStorage.setItem(MUTED_KEY, String(!state.muted));
+            table.setMuted(!state.muted);
+          },
+        },
+        gettext("Sound"),
+      ),
+      !canLeave
+        ? null
+        : state.confirmingResign
+          ? [
+              h(
+                "span",
+                { class: "confirm" },
+                view?.status === "waiting" ? gettext("Leave this match?") : gettext("Resign this match?"),
+                " ",
+              ),
+              h(
+                "button",
+                { type: "button", id: "resign-yes", disabled: busy(state), onClick: () => table.resign() },
+                view?.status === "waiting" ? gettext("Yes, leave") : gettext("Yes, resign"),
+              ),
+              h(
+                "button",
+                { type: "button", id: "resign-no", onClick: () => table.confirmResign(false) },
+                gettext("No"),
+              ),
+            ]
+          : h("button", { type: "button", id: "resign", onClick: () => table.confirmResign(true) }, leave),
+    ];
   }
 
-  function toggleScreen() {
-    const screen = root.classList.toggle("screen");
+  /** @param {boolean} on */
+  function toggleScreen(on) {
     const url = new URL(window.location.href);
-    if (screen) {
+    if (on) {
       url.searchParams.set("screen", "1");
     } else {
       url.searchParams.delete("screen");
     }
     window.history.replaceState(null, "", url);
-    render();
+    table.setScreen(on);
   }
 
   /**
    * Before the start: who sits where, and what the caller can do about it.
    *
-   * @param {View} current
+   * @param {View} view
    * @param {TableContext} context
    */
-  function waitingRoom(current, context) {
-    const open = current.seats.filter((seat) => !seat.player && !seat.bot);
-    const mine = context.mySeat !== null;
-    const creator = current.you !== null && current.seats[context.mySeat ?? -1]?.player === current.created_by;
+  function waitingRoom(view, context) {
+    const open = view.seats.filter((seat) => !seat.player && !seat.bot);
+    const seated = context.mySeat !== null;
+    const creator = seated && view.seats[context.mySeat ?? -1]?.player === view.created_by;
     return h(
       "section",
       { class: "waiting" },
-      h("h2", {}, "Seats"),
+      h("h2", {}, gettext("Seats")),
       h(
         "ol",
         {},
-        current.seats.map((seat) =>
+        view.seats.map((seat) =>
           h(
             "li",
-            {},
+            { key: seat.seat },
             seat.player
-              ? `${seat.player}${seat.seat === context.mySeat ? " (you)" : ""}`
+              ? `${seat.player}${seat.seat === context.mySeat ? ` ${gettext("(you)")}` : ""}`
               : seat.bot
                 ? context.name(seat.seat)
-                : "Open",
-            !mine && !seat.player && !seat.bot
+                : gettext("Open"),
+            !seated && !seat.player && !seat.bot
               ? [
                   " ",
                   h(
                     "button",
-                    { type: "button", disabled: busy, onclick: () => write("join/", { seat: seat.seat }) },
-                    `Take seat ${seat.seat + 1}`,
+                    { type: "button", disabled: context.busy, onClick: () => table.join(seat.seat) },
+                    interpolate(gettext("Take seat %(number)s"), { number: seat.seat + 1 }),
                   ),
                 ]
               : null,
@@ -408,124 +404,98 @@ export function mountTable(root, options) {
         ),
       ),
       open.length > 0
-        ? h("p", {}, `Waiting for ${plural(open.length, "player")}. Share this page's address to invite someone.`)
+        ? h(
+            "p",
+            {},
+            interpolate(gettext("Open seats: %(count)s. Share this page's address to invite someone."), {
+              count: open.length,
+            }),
+          )
         : null,
       creator && open.length === 0
         ? h(
             "button",
-            { type: "button", id: "start", disabled: busy, onclick: () => write("start/") },
-            "Start the match",
+            { type: "button", id: "start", disabled: context.busy, onClick: () => table.start() },
+            gettext("Start the match"),
           )
         : null,
     );
   }
 
-  // --- the log ---------------------------------------------------------------------------------
-
-  /** @param {MatchEvent} event */
-  function note(event) {
-    if (event.seq <= lastSeq) {
-      return; // seen already (a stream resumed from an older cursor)
-    }
-    lastSeq = event.seq;
-    pendingLog.push(event);
+  /**
+   * What happened, oldest first, in words (names come from the view).
+   *
+   * @param {TableState} state
+   * @param {(seat: number | null | undefined) => string} name
+   */
+  function logSection(state, name) {
+    const seat = mySeat(state);
+    const lines = state.view === null ? [] : state.log;
+    return h(
+      "section",
+      { class: "log-section", "aria-label": gettext("What happened") },
+      h("h2", {}, gettext("What happened")),
+      h(
+        "div",
+        { class: "log-box", tabindex: "0", role: "region", "aria-label": gettext("What happened, oldest first") },
+        h(
+          "ol",
+          { class: "log" },
+          lines.flatMap((event) => {
+            const sentence = describe(event, name, seat);
+            return sentence === null
+              ? []
+              : [h("li", { key: event.seq, "data-seq": event.seq, class: `event ${event.type}` }, sentence)];
+          }),
+        ),
+      ),
+    );
   }
 
-  /** Add the events that arrived since to the log, in words (names come from the view). */
-  function flushLog() {
-    if (view === null || pendingLog.length === 0) {
-      return;
+  const onOnline = () => table.setOnline(true);
+  const onOffline = () => table.setOnline(false);
+  window.addEventListener("online", onOnline);
+  window.addEventListener("offline", onOffline);
+  // The clock counts down between events.
+  const timer = setInterval(() => {
+    const state = table.state();
+    if (state.view?.turn_deadline && !isOver(state)) {
+      draw(state, state);
     }
-    const name = seatNames(view);
-    const mySeat = view.you?.seat ?? null;
-    const atBottom = logBox.scrollTop + logBox.clientHeight >= logBox.scrollHeight - 8;
-    for (const event of pendingLog.splice(0)) {
-      const sentence = describe(event, name, mySeat);
-      if (sentence !== null) {
-        log.append(h("li", { "data-seq": event.seq, class: `event ${event.type}` }, sentence));
-      }
-    }
-    while (log.childElementCount > LOG_LIMIT) {
-      log.firstElementChild?.remove();
-    }
-    if (atBottom) {
-      logBox.scrollTop = logBox.scrollHeight;
-    }
-  }
-
-  // --- following -------------------------------------------------------------------------------
-
-  const stream = follow({
-    url: `/api/v1/matches/${matchId}/stream/`,
-    token: api.token,
-    cursor: () => lastSeq,
-    onMessage(message) {
-      note(JSON.parse(message.data));
-      refresh();
-    },
-    onState(state) {
-      const words = {
-        connecting: "Connecting…",
-        live: "Live",
-        reconnecting: "Connection lost: reconnecting…",
-        stopped: "",
-      }[state];
-      if (connection.textContent !== words) {
-        connection.textContent = words;
-      }
-      const wasAway = connection.dataset.state === "reconnecting";
-      connection.dataset.state = state;
-      if (wasAway && state === "live") {
-        refresh(); // the view as it is now (the events come on the stream)
-      }
-    },
-    onRefused(failure) {
-      say(failure.describe());
-    },
-    finished: over,
-  });
-
-  /** @type {{stop: () => void} | null} */
-  let feed = null;
-  api.feedEnd().then(
-    (end) => {
-      if (over()) {
-        return;
-      }
-      let cursor = end;
-      feed = follow({
-        url: "/api/v1/players/me/stream/",
-        token: api.token,
-        cursor: () => cursor,
-        onMessage(message) {
-          /** @type {FeedEvent} */
-          const event = JSON.parse(message.data);
-          cursor = Math.max(cursor, event.seq);
-          if (event.match !== matchId) {
-            return;
-          }
-          // A your_turn carries the view, but as stored with the event: on PostgreSQL its objects
-          // come back with their keys reordered (jsonb), so the moves' data-move would differ from
-          // the same moves read from the match. The match's own view is read instead.
-          refresh();
-        },
-      });
-    },
-    () => {}, // no feed (a spectator's is no use here anyway): the match's stream suffices
-  );
-
-  const timer = setInterval(tick, 1000);
-  if (new URL(window.location.href).searchParams.has("screen")) {
-    root.classList.add("screen");
-  }
-  refresh();
+  }, 1000);
+  draw(table.state(), table.state());
 
   return {
-    refresh,
     stop() {
-      stream.stop();
-      feed?.stop();
+      table.stop();
       clearInterval(timer);
+      window.removeEventListener("online", onOnline);
+      window.removeEventListener("offline", onOffline);
     },
   };
+}
+
+/**
+ * Where a new thing on the table comes from: a card laid by another seat from that seat's hand, a
+ * card that came to the caller's hand from the stock.
+ *
+ * @param {string} key
+ * @param {import("../../types/api").MatchEvent[]} added
+ * @param {number | null} seat the caller's
+ * @returns {string | null}
+ */
+function origin(key, added, seat) {
+  if (!key.startsWith("card:")) {
+    return null;
+  }
+  const code = key.slice("card:".length).split(".")[0];
+  for (const event of [...added].reverse()) {
+    if (event.type === "play" && event.data.card === code && event.seat !== seat) {
+      return `seat:${event.seat}`;
+    }
+    if (event.type === "draw" && event.seat === seat) {
+      return "stock";
+    }
+  }
+  return null;
 }
