@@ -2,7 +2,7 @@
 // buttons, the seats with their captured cards, best hands and running totals, the alliance, and
 // the questions of the end of a hand (docs/api.md, "The Abbott view"; docs/rules.md §4).
 
-import { cardFace, cardName, cardRow } from "./cards.js";
+import { cardFace, cardName, cardRow, theCard } from "./cards.js";
 import { gettext, interpolate } from "./i18n.js";
 import { categoryName, squareName } from "./log.js";
 import { moveButton } from "./moves.js";
@@ -58,10 +58,10 @@ export function grid(position, context, moves = [], moving = null) {
             ? interpolate(gettext("%(player)s's piece"), { player: context.name(moving) })
             : gettext("your piece");
         const label = code
-          ? interpolate(gettext("Move %(piece)s to %(square)s, taking the %(card)s"), {
+          ? interpolate(gettext("Move %(piece)s to %(square)s, taking %(card)s"), {
               piece: mover,
               square: where,
-              card: cardName(code),
+              card: theCard(code),
             })
           : interpolate(gettext("Move %(piece)s to %(square)s, an empty square"), { piece: mover, square: where });
         return moveButton(move, label, context, picture, "square target");

@@ -30,6 +30,23 @@ export const SUITS = {
   S: { name: () => pgettext("suit", "spades"), symbol: "♠", red: false },
 };
 
+/** @type {Record<string, () => string>} ranks with their article, for "play the seven" (French: l'as, la dame) */
+const THE_RANKS = {
+  A: () => pgettext("card rank, with its article", "the ace"),
+  2: () => pgettext("card rank, with its article", "the two"),
+  3: () => pgettext("card rank, with its article", "the three"),
+  4: () => pgettext("card rank, with its article", "the four"),
+  5: () => pgettext("card rank, with its article", "the five"),
+  6: () => pgettext("card rank, with its article", "the six"),
+  7: () => pgettext("card rank, with its article", "the seven"),
+  8: () => pgettext("card rank, with its article", "the eight"),
+  9: () => pgettext("card rank, with its article", "the nine"),
+  T: () => pgettext("card rank, with its article", "the ten"),
+  J: () => pgettext("card rank, with its article", "the jack"),
+  Q: () => pgettext("card rank, with its article", "the queen"),
+  K: () => pgettext("card rank, with its article", "the king"),
+};
+
 /** @param {string} code */
 function isJoker(code) {
   return code.startsWith("X");
@@ -45,6 +62,19 @@ export function cardName(code) {
     return pgettext("card", "joker");
   }
   const rank = RANK_NAMES[code.slice(0, -1)]?.() ?? code.slice(0, -1);
+  return interpolate(gettext("%(rank)s of %(suit)s"), { rank, suit: suitName(code.slice(-1)) });
+}
+
+/**
+ * "the seven of hearts" (« le sept de cœur », « l'as de pique »): a card in a sentence.
+ *
+ * @param {string} code
+ */
+export function theCard(code) {
+  if (isJoker(code)) {
+    return pgettext("card, with its article", "the joker");
+  }
+  const rank = THE_RANKS[code.slice(0, -1)]?.() ?? code.slice(0, -1);
   return interpolate(gettext("%(rank)s of %(suit)s"), { rank, suit: suitName(code.slice(-1)) });
 }
 

@@ -1,7 +1,7 @@
 // A match's events as sentences a person reads (docs/api.md, "Match events"): the table's log and
 // the replay's.
 
-import { cardCount, cardName, suitName } from "./cards.js";
+import { cardCount, cardName, suitName, theCard } from "./cards.js";
 import { gettext, interpolate, ordinal } from "./i18n.js";
 import { botName } from "./moves.js";
 
@@ -89,10 +89,10 @@ export function describe(event, name, mySeat) {
     case "deal": {
       const data = event.data;
       if ("starter" in data) {
-        return interpolate(gettext("Deal %(deal)s begins: %(player)s plays first; the starter is the %(card)s."), {
+        return interpolate(gettext("Deal %(deal)s begins: %(player)s plays first; the starter is %(card)s."), {
           deal: data.deal,
           player: name(data.first),
-          card: cardName(data.starter),
+          card: theCard(data.starter),
         });
       }
       return interpolate(gettext("Hand %(hand)s begins: %(player)s moves first."), {
@@ -106,7 +106,7 @@ export function describe(event, name, mySeat) {
       }
       return null;
     case "play":
-      return interpolate(gettext("%(player)s plays the %(card)s."), { player: who, card: cardName(event.data.card) });
+      return interpolate(gettext("%(player)s plays %(card)s."), { player: who, card: theCard(event.data.card) });
     case "announce":
       return interpolate(gettext("%(player)s says “last card”."), { player: who });
     case "suit":
@@ -178,28 +178,28 @@ export function describe(event, name, mySeat) {
         player: name(data.seat),
         owner: name(data.piece),
         square: squareName(data.to),
-        card: data.card ? cardName(data.card) : "",
+        card: data.card ? theCard(data.card) : "",
       };
       if (data.piece === data.seat) {
         return interpolate(
           data.card
-            ? gettext("%(player)s moves to %(square)s, taking the %(card)s.")
+            ? gettext("%(player)s moves to %(square)s, taking %(card)s.")
             : gettext("%(player)s moves to %(square)s, an empty square."),
           values,
         );
       }
       return interpolate(
         data.card
-          ? gettext("%(player)s moves %(owner)s's piece to %(square)s, taking the %(card)s.")
+          ? gettext("%(player)s moves %(owner)s's piece to %(square)s, taking %(card)s.")
           : gettext("%(player)s moves %(owner)s's piece to %(square)s, an empty square."),
         values,
       );
     }
     case "pass":
       return event.data.card
-        ? interpolate(gettext("%(player)s cannot move and takes the %(card)s."), {
+        ? interpolate(gettext("%(player)s cannot move and takes %(card)s."), {
             player: name(event.data.seat),
-            card: cardName(event.data.card),
+            card: theCard(event.data.card),
           })
         : interpolate(gettext("%(player)s cannot move and passes."), { player: name(event.data.seat) });
     case "ally":

@@ -3,7 +3,7 @@
 // with the legal plays as buttons on the cards, and draw / end turn (docs/api.md, "The shedding
 // view").
 
-import { card, cardCount, cardFace, cardName, suitBadge, suitName, suitSymbol } from "./cards.js";
+import { card, cardCount, cardFace, cardName, suitBadge, suitName, suitSymbol, theCard } from "./cards.js";
 import { counted, gettext, interpolate, ngettext, ordinal } from "./i18n.js";
 import { moveButton } from "./moves.js";
 import { h } from "./vendor/preact.mjs";
@@ -136,9 +136,9 @@ function pile(view, context) {
             Array.from({ length: Math.min(pending.draw, BACKS_SHOWN) }, (_, i) => h("span", { key: i, class: "back" })),
           ),
           pending.draw_card
-            ? interpolate(gettext("Pick-up waiting: %(cards)s (from the %(card)s)."), {
+            ? interpolate(gettext("Pick-up waiting: %(cards)s (from %(card)s)."), {
                 cards: cardCount(pending.draw),
-                card: cardName(pending.draw_card),
+                card: theCard(pending.draw_card),
               })
             : interpolate(gettext("Pick-up waiting: %(cards)s."), {
                 cards: cardCount(pending.draw),
@@ -150,9 +150,9 @@ function pile(view, context) {
           "p",
           { class: "pending" },
           pending.skip_card
-            ? interpolate(gettext("Skips waiting: %(count)s (from the %(card)s)."), {
+            ? interpolate(gettext("Skips waiting: %(count)s (from %(card)s)."), {
                 count: pending.skip,
-                card: cardName(pending.skip_card),
+                card: theCard(pending.skip_card),
               })
             : interpolate(gettext("Skips waiting: %(count)s."), { count: pending.skip }),
         )
@@ -272,16 +272,16 @@ function turnFacts(view) {
     turn.suit_mode ? interpolate(gettext("You may go on laying %(suit)s."), { suit: suitName(turn.suit_mode) }) : null,
     turn.played > 0
       ? turn.last_card
-        ? interpolate(gettext("Played this turn: %(cards)s, the last the %(card)s."), {
+        ? interpolate(gettext("Played this turn: %(cards)s; the last was %(card)s."), {
             cards: cardCount(turn.played),
-            card: cardName(turn.last_card),
+            card: theCard(turn.last_card),
           })
         : interpolate(gettext("Played this turn: %(cards)s."), {
             cards: cardCount(turn.played),
           })
       : null,
     turn.drew > 0 && drawn
-      ? interpolate(gettext("You drew the %(card)s: you may play it now."), { card: cardName(drawn) })
+      ? interpolate(gettext("You drew %(card)s: you may play it now."), { card: theCard(drawn) })
       : null,
     turn.last_card_barred ? gettext("You may not play your last card this turn.") : null,
   ].filter((fact) => fact !== null);
@@ -326,7 +326,7 @@ function handCard(code, copy, choices, drawn, context) {
       class: `hand-card playable choices ${extra}`,
       "data-flip": flip,
       role: "group",
-      "aria-label": interpolate(gettext("Ways to play the %(card)s"), { card: cardName(code) }),
+      "aria-label": interpolate(gettext("Ways to play %(card)s"), { card: theCard(code) }),
     },
     card(code),
     h(
@@ -339,17 +339,17 @@ function handCard(code, copy, choices, drawn, context) {
 
 /** @param {PlayMove} move */
 function playLabel(move) {
-  const card = cardName(move.card);
+  const card = theCard(move.card);
   if (move.suit && move.announce === "last_card") {
-    return interpolate(gettext("Play the %(card)s, name %(suit)s, say last card"), { card, suit: suitName(move.suit) });
+    return interpolate(gettext("Play %(card)s, name %(suit)s, say last card"), { card, suit: suitName(move.suit) });
   }
   if (move.suit) {
-    return interpolate(gettext("Play the %(card)s, name %(suit)s"), { card, suit: suitName(move.suit) });
+    return interpolate(gettext("Play %(card)s, name %(suit)s"), { card, suit: suitName(move.suit) });
   }
   if (move.announce === "last_card") {
-    return interpolate(gettext("Play the %(card)s, say last card"), { card });
+    return interpolate(gettext("Play %(card)s, say last card"), { card });
   }
-  return interpolate(gettext("Play the %(card)s"), { card });
+  return interpolate(gettext("Play %(card)s"), { card });
 }
 
 /**
