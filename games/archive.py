@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import orjson
 from django.contrib.auth.models import User
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 
 from games import errors
 from games.models import Match, MatchEvent, Seat
@@ -40,7 +41,9 @@ def match_record(*, match_id: int) -> Record:
     """The record of a finished or abandoned match; 404 for none, 409 ``match_not_over``."""
     match = _with_seats_and_events(Match.objects.filter(pk=match_id)).first()
     if match is None:
-        raise errors.MatchNotFound(f"There is no match {match_id}.")
+        raise errors.MatchNotFound(
+            gettext("There is no match %(match_id)s.") % {"match_id": match_id}
+        )
     if match.status not in REVEALED_STATUSES:
         raise errors.MatchNotOver(
             f"The match is {match.status}: its record is kept once it has finished or been abandoned."
@@ -71,7 +74,9 @@ def player_id_named(*, username: str) -> int:
     """The id of the player called ``username``; 404 ``not_found`` for none."""
     user = User.objects.filter(username=username, player__isnull=False).first()
     if user is None:
-        raise errors.PlayerNotFound(f"No player is called {username!r}.")
+        raise errors.PlayerNotFound(
+            gettext("No player is called %(username)r.") % {"username": username}
+        )
     return user.pk
 
 

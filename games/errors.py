@@ -106,7 +106,10 @@ class CursorExpired(ServiceError):
 
     def __init__(self, oldest: int) -> None:
         super().__init__(
-            f"The events after this cursor are no longer kept; the oldest kept is {oldest}.",
+            gettext(
+                "The events after this cursor are no longer kept; the oldest kept is %(oldest)s."
+            )
+            % {"oldest": oldest},
             oldest=oldest,
         )
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.utils.translation import gettext
 
 from games import errors
 from games._cached_sql import CachedSqlQuery
@@ -62,7 +63,9 @@ def match_get(*, match_id: int) -> Match:
     try:
         return Match.objects.select_related("created_by").get(pk=match_id)
     except Match.DoesNotExist:
-        raise errors.MatchNotFound(f"There is no match {match_id}.") from None
+        raise errors.MatchNotFound(
+            gettext("There is no match %(match_id)s.") % {"match_id": match_id}
+        ) from None
 
 
 _seats_with_match = CachedSqlQuery(
@@ -79,7 +82,9 @@ def match_in_play(*, match_id: int) -> MatchInPlay:
     connection: every view and every move starts here)."""
     seats = _seats_with_match(match_id)
     if not seats:
-        raise errors.MatchNotFound(f"There is no match {match_id}.")
+        raise errors.MatchNotFound(
+            gettext("There is no match %(match_id)s.") % {"match_id": match_id}
+        )
     match = seats[0].match
     for seat in seats:
         seat.match = match  # one Match instance for all, so changes made through a seat are seen
@@ -294,7 +299,9 @@ def player_page(*, username: str) -> dict[str, Any]:
     """A player's public page: bot or not, ratings per game, matches played and won."""
     player = Player.objects.select_related("user").filter(user__username=username).first()
     if player is None:
-        raise errors.PlayerNotFound(f"No player is called {username!r}.")
+        raise errors.PlayerNotFound(
+            gettext("No player is called %(username)r.") % {"username": username}
+        )
     held = {r.game: r for r in Rating.objects.filter(holder=ratings.user_holder(player.user_id))}
     fresh = ratings.initial_rating()
     finished = Seat.objects.filter(player=player.user, match__status=Match.Status.FINISHED)
@@ -326,7 +333,9 @@ def player_matches(*, username: str, status: str | None = None) -> QuerySet[Matc
     """A player's matches, newest first (404 for an unknown name)."""
     user = User.objects.filter(username=username, player__isnull=False).first()
     if user is None:
-        raise errors.PlayerNotFound(f"No player is called {username!r}.")
+        raise errors.PlayerNotFound(
+            gettext("No player is called %(username)r.") % {"username": username}
+        )
     matches = Match.objects.filter(seats__player=user).select_related("created_by__player")
     if status:
         matches = matches.filter(status=status)
@@ -381,7 +390,9 @@ def challenge_get(*, challenge_id: int, user: User) -> Challenge:
     """One of the user's challenges; others' are as good as absent (404)."""
     challenge = challenge_list(user=user).filter(pk=challenge_id).first()
     if challenge is None:
-        raise errors.ChallengeNotFound(f"You have no challenge {challenge_id}.")
+        raise errors.ChallengeNotFound(
+            gettext("You have no challenge %(challenge_id)s.") % {"challenge_id": challenge_id}
+        )
     return challenge
 
 

@@ -23,11 +23,19 @@ class InvalidAction(ValueError):
 
 
 class IllegalMove(ValueError):
-    """A well-formed action the rules do not allow now; ``reason`` is a sentence for the player."""
+    """A well-formed action the rules do not allow now; ``reason`` is a sentence for the player.
 
-    def __init__(self, reason: str) -> None:
+    ``template`` is that sentence as the catalogue knows it (marked with ``words.N_``), with
+    ``{name}`` placeholders for the ``values`` (card codes, numbers), so that the service can say it
+    in the player's language: ``gettext(template).format(**values)``.
+    """
+
+    def __init__(self, template: str, **values: object) -> None:
+        reason = template.format(**values) if values else template
         super().__init__(reason)
         self.reason = reason
+        self.template = template
+        self.values = values
 
 
 class InvalidLayout(ValueError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext
 
 from switchsite.middleware import (
     bad_request_json,
@@ -20,7 +21,7 @@ def bad_request(request: HttpRequest, exception: Exception) -> JsonResponse:
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> JsonResponse:
-    return problem_json(403, "permission_denied", "You may not do this.")
+    return problem_json(403, "permission_denied", gettext("You may not do this."))
 
 
 def not_found(request: HttpRequest, exception: Exception) -> JsonResponse:
@@ -31,4 +32,6 @@ def server_error(request: HttpRequest) -> JsonResponse:
     """500 for a fault of ours; 503 when what failed is the database (say, in a middleware)."""
     if isinstance(sys.exc_info()[1], DATABASE_UNAVAILABLE):
         return database_unavailable_json()
-    return problem_json(500, "server_error", "The server failed; the fault has been logged.")
+    return problem_json(
+        500, "server_error", gettext("The server failed; the fault has been logged.")
+    )

@@ -27,6 +27,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonRespons
 from django.middleware.locale import LocaleMiddleware
 from django.urls import Resolver404, resolve
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.translation import gettext
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from switchsite.api.throttling import quota_noted, tightest_quota
@@ -116,7 +117,7 @@ def database_unavailable_json() -> JsonResponse:
     return problem_json(
         503,
         "service_unavailable",
-        "The database is unavailable; nothing was changed. Try again shortly.",
+        gettext("The database is unavailable; nothing was changed. Try again shortly."),
         **{"Retry-After": str(DATABASE_RETRY_AFTER)},
     )
 
@@ -173,11 +174,13 @@ class DebugPagesAsProblems(HooksInline, MiddlewareMixin):
 
 
 def not_found_json(request: HttpRequest) -> JsonResponse:
-    return problem_json(404, "not_found", f"Nothing is at {request.path}.")
+    return problem_json(
+        404, "not_found", gettext("Nothing is at %(path)s.") % {"path": request.path}
+    )
 
 
 def bad_request_json() -> JsonResponse:
-    return problem_json(400, "bad_request", "The request could not be understood.")
+    return problem_json(400, "bad_request", gettext("The request could not be understood."))
 
 
 API_PATH = "/api/"

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
+from django.utils.translation import gettext, gettext_noop
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -69,8 +70,39 @@ def problem_classes() -> tuple[type[Exception], ...]:
     return (ServiceError, *_REGISTERED)
 
 
+def said(error: Exception) -> str:
+    """A library's error as a sentence in the request's language: a refusal of the rules
+    (``IllegalMove``) carries its message, marked for the catalogue, and its values apart."""
+    template = getattr(error, "template", None)
+    if template is None:
+        return str(error)
+    return gettext(template).format(**error.values)  # type: ignore[attr-defined]
+
+
 def _registered(error: Exception) -> tuple[int, str] | None:
     return next((_REGISTERED[k] for k in type(error).__mro__ if k in _REGISTERED), None)
+
+
+# The titles of the problems the service answers: HTTP's status phrases, which the catalogue
+# translates (a phrase some Python versions spell otherwise is marked both ways).
+STATUS_PHRASES = (
+    gettext_noop("Bad Request"),
+    gettext_noop("Unauthorized"),
+    gettext_noop("Forbidden"),
+    gettext_noop("Not Found"),
+    gettext_noop("Method Not Allowed"),
+    gettext_noop("Not Acceptable"),
+    gettext_noop("Conflict"),
+    gettext_noop("Gone"),
+    gettext_noop("Request Entity Too Large"),
+    gettext_noop("Content Too Large"),
+    gettext_noop("Unsupported Media Type"),
+    gettext_noop("Unprocessable Entity"),
+    gettext_noop("Unprocessable Content"),
+    gettext_noop("Too Many Requests"),
+    gettext_noop("Internal Server Error"),
+    gettext_noop("Service Unavailable"),
+)
 
 
 def problem_type(code: str) -> str:
@@ -80,7 +112,7 @@ def problem_type(code: str) -> str:
 def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
     return {
         "type": problem_type(code),
-        "title": HTTPStatus(status).phrase,
+        "title": gettext(HTTPStatus(status).phrase),
         "status": status,
         "detail": detail,
         "code": code,
@@ -116,7 +148,7 @@ def database_unavailable() -> Response:
     return problem_response(
         503,
         "service_unavailable",
-        "The database is unavailable; nothing was changed. Try again shortly.",
+        gettext("The database is unavailable; nothing was changed. Try again shortly."),
         retry_after=DATABASE_RETRY_AFTER,
     )
 
@@ -130,10 +162,10 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
             exc.status, exc.code, exc.detail, retry_after=exc.retry_after, **extra
         )
     if registered := _registered(exc):
-        return problem_response(*registered, str(exc))
+        return problem_response(*registered, said(exc))
 
     if isinstance(exc, RequestDataTooBig):
-        return problem_response(413, "payload_too_large", "The request body is too large.")
+        return problem_response(413, "payload_too_large", gettext("The request body is too large."))
     if isinstance(exc, DATABASE_UNAVAILABLE):
         return database_unavailable()
 
@@ -146,7 +178,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response(
             response.status_code,
             malformed_code or "invalid",
-            "The request has invalid fields.",
+            gettext("The request has invalid fields."),
             errors=_field_errors(exc.detail),
         )
     if isinstance(exc, exceptions.APIException):

@@ -7,6 +7,14 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import translation
+
+from switchgame import catalog
+from switchgame.protocol import IllegalMove
+from switchsite.problems import said
+from tests.api.conftest import alice, assert_problem, make_client
+
+__all__ = ["alice", "make_client"]  # fixtures
 
 pytestmark = pytest.mark.django_db
 
@@ -67,3 +75,40 @@ def test_the_browsers_catalogue_is_served_in_each_language(client: Client) -> No
     assert '"DECIMAL_SEPARATOR": ","' in french.content.decode()
     assert "(en pause)" not in client.get("/i18n/en/catalog.js").content.decode()
     assert client.get("/i18n/de/catalog.js").status_code == 404
+
+
+def test_a_problem_speaks_the_callers_language_and_keeps_its_code(alice) -> None:
+    english = assert_problem(alice.get("/api/v1/matches/999999/"), 404, "not_found")
+    french = assert_problem(
+        alice.get("/api/v1/matches/999999/", HTTP_ACCEPT_LANGUAGE="fr"), 404, "not_found"
+    )
+    assert (english["title"], english["detail"]) == ("Not Found", "There is no match 999999.")
+    assert (french["title"], french["detail"]) == ("Introuvable", "Il n'y a pas de partie 999999.")
+    invalid = alice.post("/api/v1/matches/", {"seats": "two"}, HTTP_ACCEPT_LANGUAGE="fr")
+    assert assert_problem(invalid, 400, "invalid")["detail"] == "La requête a des champs invalides."
+
+
+def test_the_rulesets_titles_and_descriptions_speak_the_callers_language(alice) -> None:
+    def titles(**headers: str) -> dict[str, str]:
+        page = alice.get("/api/v1/rulesets/?limit=100", **headers).json()
+        return {ruleset["name"]: ruleset["title"] for ruleset in page["results"]}
+
+    assert titles()["black-jack"] == "Black Jack"
+    assert titles(HTTP_ACCEPT_LANGUAGE="fr")["black-jack"] == "Valet noir"
+    french = alice.get("/api/v1/rulesets/", HTTP_ACCEPT_LANGUAGE="fr").json()["results"]
+    assert "couleur qu'il désire" in {r["name"]: r for r in french}["switch"]["description"]
+
+
+def test_a_refusal_of_the_rules_is_said_in_the_players_language() -> None:
+    """The rules library marks its sentence and keeps the card codes apart (``IllegalMove``); the
+    service says it in the request's language."""
+    game = catalog.new_game("switch", 2)
+    game.deal(bytes.fromhex("00" * 31 + "2a"))
+    game.apply({"action": "play", "card": "KH"})
+    with pytest.raises(IllegalMove) as refused:
+        game.apply({"action": "play", "card": "9C"})
+    assert str(refused.value) == "9C does not match KH or the active suit H"
+    with translation.override("fr"):
+        assert said(refused.value) == (
+            "le 9C n'est ni de la hauteur du KH ni de la couleur demandée H"
+        )

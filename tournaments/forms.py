@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 
 from switchgame import bots, catalog
 from switchgame.tournament.scoring import Scoring
@@ -56,7 +57,9 @@ class TournamentForm(forms.ModelForm):
     def clean_options(self) -> dict[str, Any]:
         options = self.cleaned_data["options"] or {}
         if not isinstance(options, dict):
-            raise forms.ValidationError("House rules are an object of option names and values.")
+            raise forms.ValidationError(
+                gettext("House rules are an object of option names and values.")
+            )
         return options
 
     def service_arguments(self) -> dict[str, Any]:
@@ -101,7 +104,7 @@ class RegisterForm(forms.Form):
     def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
         if not self.errors and not self.entrants():
-            raise forms.ValidationError("Type at least one name, username or bot.")
+            raise forms.ValidationError(gettext("Type at least one name, username or bot."))
         return cleaned
 
 

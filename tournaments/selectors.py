@@ -18,6 +18,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from games import selectors as game_selectors
 from games.models import Rating
@@ -76,7 +77,9 @@ def tournament_get(*, tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.select_related("created_by").get(pk=tournament_id)
     except Tournament.DoesNotExist:
-        raise errors.TournamentNotFound(f"There is no tournament {tournament_id}.") from None
+        raise errors.TournamentNotFound(
+            gettext("There is no tournament %(tournament_id)s.") % {"tournament_id": tournament_id}
+        ) from None
 
 
 class TournamentCounts(TypedDict):

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import Min
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from switchgame.tournament.series import NightResult, SeriesRow, series_standings
 from tournaments import errors, selectors
@@ -21,7 +22,9 @@ def series_get(*, series_id: int, staff: bool = True) -> Series:
     shown = Series.objects.all() if staff else Series.objects.filter(public=True)
     series = shown.filter(pk=series_id).first()
     if series is None:
-        raise errors.TournamentNotFound(f"There is no series {series_id}.")
+        raise errors.TournamentNotFound(
+            gettext("There is no series %(series_id)s.") % {"series_id": series_id}
+        )
     return series
 
 

@@ -16,6 +16,7 @@ from django.db.models import Min
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from switchsite.asyncdb import run_sync
 from switchsite.languages import chosen_language, spoken
@@ -109,7 +110,7 @@ def _series_shown(series_id: int, *, staff: bool) -> Series:
     try:
         return series.series_get(series_id=series_id, staff=staff)
     except errors.TournamentNotFound:
-        raise Http404("No such public series.") from None
+        raise Http404(gettext("No such public series.")) from None
 
 
 def _series_tournament_ids(series_id: int, *, staff: bool) -> list[int]:
@@ -122,7 +123,7 @@ def _shown(tournament_id: int, *, staff: bool) -> Tournament:
     shown = Tournament.objects.all() if staff else Tournament.objects.filter(public=True)
     tournament = shown.filter(pk=tournament_id).first()
     if tournament is None:
-        raise Http404("No such public tournament.")
+        raise Http404(gettext("No such public tournament."))
     return tournament
 
 

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from games.api import typed, typed_feed
@@ -243,11 +244,11 @@ def posted_action(data: object) -> tuple[dict, int | None]:
     client gets the engine's own words for what is wrong.
     """
     if not isinstance(data, dict):
-        raise protocol.InvalidAction("An action must be a JSON object.")
+        raise protocol.InvalidAction(gettext("An action must be a JSON object."))
     action = dict(data)
     expected_version = action.pop("expected_version", None)
     if expected_version is not None and (type(expected_version) is not int or expected_version < 0):
-        raise protocol.InvalidAction("expected_version must be a non-negative integer.")
+        raise protocol.InvalidAction(gettext("expected_version must be a non-negative integer."))
     if not isinstance(action.get("action"), str):
         raise protocol.InvalidAction('An action needs an "action" field naming it, e.g. "play".')
     return action, expected_version

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer
@@ -156,7 +157,14 @@ class RulesetListView(APIView):
         parsed_query(PageQuerySerializer, request.query_params)
         paginator = ListPagination()
         rulesets = [
-            {**vars(info), "players": list(info.players), "bots": bots.strategies_for(info.game)}
+            {
+                **vars(info),
+                # The library's English, marked for the catalogue: in the request's language.
+                "title": gettext(info.title),
+                "description": gettext(info.description),
+                "players": list(info.players),
+                "bots": bots.strategies_for(info.game),
+            }
             for info in catalog.RULESETS.values()
         ]
         # DRF pages any sequence (Django's Paginator does); the stubs accept only querysets.

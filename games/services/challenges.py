@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import errors
 from games.models import Challenge, Invitation, Match
@@ -55,7 +56,10 @@ def challenge_create(
     everyone has answered within ``expires_in`` seconds, the challenge expires."""
     low, high = EXPIRES_IN_RANGE
     if not low <= expires_in <= high:
-        raise errors.InvalidChallenge(f"expires_in must be between {low} and {high} seconds.")
+        raise errors.InvalidChallenge(
+            gettext("expires_in must be between %(low)s and %(high)s seconds.")
+            % {"low": low, "high": high}
+        )
     users = _invitees(challenger, invitees)
     humans = 1 + len(users)
     if humans + len(settings.bots) != settings.seats:
@@ -108,15 +112,19 @@ def challenge_create(
 
 def _invitees(challenger: User, usernames: Sequence[str]) -> list[User]:
     if not usernames:
-        raise errors.InvalidChallenge("Invite at least one player (for bots only, create a match).")
+        raise errors.InvalidChallenge(
+            gettext("Invite at least one player (for bots only, create a match).")
+        )
     if len(set(usernames)) != len(usernames):
-        raise errors.InvalidChallenge("Each player can be invited once.")
+        raise errors.InvalidChallenge(gettext("Each player can be invited once."))
     found = {u.get_username(): u for u in get_user_model().objects.filter(username__in=usernames)}
     unknown = [name for name in usernames if name not in found]
     if unknown:
-        raise errors.InvalidChallenge(f"No such players: {', '.join(unknown)}.")
+        raise errors.InvalidChallenge(
+            gettext("No such players: %(value)s.") % {"value": ", ".join(unknown)}
+        )
     if challenger.get_username() in found:
-        raise errors.InvalidChallenge("You cannot challenge yourself.")
+        raise errors.InvalidChallenge(gettext("You cannot challenge yourself."))
     users = [found[name] for name in usernames]
     for user in users:
         player_profile(user=user)
@@ -158,7 +166,9 @@ def challenge_decline(
 def _answer(challenge: Challenge, user: User, answer: str) -> None:
     invitation = next((i for i in challenge.invitations.all() if i.player_id == user.pk), None)
     if invitation is None:
-        raise errors.NotInvited("Only an invitee can accept or decline; you may cancel it.")
+        raise errors.NotInvited(
+            gettext("Only an invitee can accept or decline; you may cancel it.")
+        )
     invitation.answer = answer
     invitation.answered_at = timezone.now()
     invitation.save(update_fields=["answer", "answered_at"])
@@ -169,7 +179,9 @@ def challenge_cancel(*, challenge_id: int, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _pending_challenge(challenge_id, user)
         if challenge.challenger_id != user.pk:
-            raise errors.NotChallenger("Only the challenger can cancel; you may decline it.")
+            raise errors.NotChallenger(
+                gettext("Only the challenger can cancel; you may decline it.")
+            )
         _challenge_end(challenge, Challenge.Status.CANCELLED, user, "challenge_cancelled")
     return challenge
 
@@ -181,11 +193,15 @@ def _pending_challenge(challenge_id: int, user: User) -> Challenge:
     )
     challenge = Challenge.objects.select_for_update().filter(taking_part, pk=challenge_id).first()
     if challenge is None:
-        raise errors.ChallengeNotFound(f"You have no challenge {challenge_id}.")
+        raise errors.ChallengeNotFound(
+            gettext("You have no challenge %(challenge_id)s.") % {"challenge_id": challenge_id}
+        )
     if challenge.status != Challenge.Status.PENDING:
-        raise errors.ChallengeNotPending(f"The challenge is {challenge.status}.")
+        raise errors.ChallengeNotPending(
+            gettext("The challenge is %(status)s.") % {"status": challenge.status}
+        )
     if challenge.expires_at <= timezone.now():  # the sweep has not ended it yet
-        raise errors.ChallengeNotPending("The challenge has expired.")
+        raise errors.ChallengeNotPending(gettext("The challenge has expired."))
     return challenge
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import errors
 from games.models import Match, MatchEvent, Seat
@@ -77,7 +78,10 @@ def match_create(
     if players is None:
         players = [creator, *[None] * (seats - 1)]
     if len(players) != seats:
-        raise protocol.InvalidOptions(f"{len(players)} players given for {seats} seats")
+        raise protocol.InvalidOptions(
+            gettext("%(value)s players given for %(seats)s seats")
+            % {"value": len(players), "seats": seats}
+        )
     bot_seats = validated_bots(bots_wanted, seated=players, game=info.game)
     if practice_seed is not None:
         practice_seed = validated_practice(
@@ -85,10 +89,12 @@ def match_create(
         )
     if layout is not None:
         if not creator.is_staff:
-            raise errors.LayoutForbidden("Only staff may fix a layout.")
+            raise errors.LayoutForbidden(gettext("Only staff may fix a layout."))
         game.copy().deal(secrets.token_bytes(32), layout)  # raises InvalidLayout
     if on_resign not in RESIGN_POLICIES:
-        raise protocol.InvalidOptions(f"on_resign must be one of {', '.join(RESIGN_POLICIES)}")
+        raise protocol.InvalidOptions(
+            gettext("on_resign must be one of %(value)s") % {"value": ", ".join(RESIGN_POLICIES)}
+        )
 
     with transaction.atomic():
         for user in {p.pk: p for p in players if p is not None}.values():
@@ -129,13 +135,18 @@ def validated_bots(
         seat, strategy = bot.get("seat"), bot.get("strategy")
         if not isinstance(seat, int) or not 0 <= seat < len(seated) or seated[seat] is not None:
             free = [index for index, user in enumerate(seated) if user is None]
-            raise errors.InvalidBots(f"a bot's seat must be a free seat: one of {free}")
+            raise errors.InvalidBots(
+                gettext("a bot's seat must be a free seat: one of %(free)s") % {"free": free}
+            )
         if seat in chosen:
-            raise errors.InvalidBots(f"seat {seat} is given two bots")
+            raise errors.InvalidBots(gettext("seat %(seat)s is given two bots") % {"seat": seat})
         name = bots.strategy_named(game, strategy)
         if name is None:
             known = ", ".join(bots.strategies_for(game))
-            raise errors.InvalidBots(f"unknown bot strategy {strategy!r}; known: {known}")
+            raise errors.InvalidBots(
+                gettext("unknown bot strategy %(strategy)r; known: %(known)s")
+                % {"strategy": strategy, "known": known}
+            )
         chosen[seat] = name
     return chosen
 
@@ -146,9 +157,9 @@ def validated_practice(
     """The practice seed in lower case, if a practice match may be made so: 64 hex digits, not
     rated, and a server bot on every seat but the creator's (no person but the creator plays)."""
     if not re.fullmatch(r"[0-9a-fA-F]{64}", seed):
-        raise errors.InvalidPracticeSeed("practice_seed must be 64 hexadecimal digits.")
+        raise errors.InvalidPracticeSeed(gettext("practice_seed must be 64 hexadecimal digits."))
     if rated:
-        raise errors.PracticeRated("A practice match cannot be rated.")
+        raise errors.PracticeRated(gettext("A practice match cannot be rated."))
     others = [index for index, user in enumerate(seated) if index and index not in bot_seats]
     if others or seated[0] is None:
         raise errors.PracticeSeats(
@@ -165,16 +176,16 @@ def match_join(*, match_id: int, user: User, seat: int | None = None) -> MatchIn
     def join() -> MatchInPlay:
         play = match_in_play(match_id=match_id)
         if play.match.status != Match.Status.WAITING:
-            raise errors.MatchStarted("The match has already started.")
+            raise errors.MatchStarted(gettext("The match has already started."))
         if any(s.player_id == user.pk for s in play.seats):
-            raise errors.AlreadySeated("You already have a seat in this match.")
+            raise errors.AlreadySeated(gettext("You already have a seat in this match."))
         if play.match.practice_seed and user.pk != play.match.created_by_id:
             raise errors.PracticeMatch(
                 "A practice match is its creator's against server bots: only they may sit in it."
             )
         free = _free_seats(play)
         if not free:
-            raise errors.MatchFull("Every seat of this match is taken.")
+            raise errors.MatchFull(gettext("Every seat of this match is taken."))
         chosen = free[0]
         if seat is not None:
             asked = next((s for s in free if s.index == seat), None)
@@ -183,7 +194,7 @@ def match_join(*, match_id: int, user: User, seat: int | None = None) -> MatchIn
                     raise protocol.InvalidAction(
                         f"seat must be between 0 and {play.match.seat_count - 1}"
                     )
-                raise errors.SeatTaken(f"Seat {seat} is taken.")
+                raise errors.SeatTaken(gettext("Seat %(seat)s is taken.") % {"seat": seat})
             chosen = asked
         change = Change(feed=_seat_news(play, "player_joined", chosen.index, user))
         chosen.player = user
@@ -204,12 +215,14 @@ def match_start(*, match_id: int, user: User) -> MatchInPlay:
     def start() -> MatchInPlay:
         play = match_in_play(match_id=match_id)
         if play.match.created_by_id != user.pk and not user.is_staff:
-            raise errors.NotMatchCreator("Only the match's creator (or staff) may start it.")
+            raise errors.NotMatchCreator(
+                gettext("Only the match's creator (or staff) may start it.")
+            )
         if play.match.status != Match.Status.WAITING:
-            raise errors.MatchStarted("The match has already started.")
+            raise errors.MatchStarted(gettext("The match has already started."))
         empty = [s.index for s in _free_seats(play)]
         if empty:
-            raise errors.SeatsEmpty(f"Seats {empty} are still empty.")
+            raise errors.SeatsEmpty(gettext("Seats %(empty)s are still empty.") % {"empty": empty})
         advance(play, [], Change(feed=_started(play)), transition=Start())
         return play
 
@@ -253,14 +266,19 @@ def action_apply(
         play = match_in_play(match_id=match_id)
         seat = _own_seat(play.seats, user)
         if play.match.status != Match.Status.ACTIVE:
-            raise errors.MatchNotActive(f"The match is {play.match.status}.")
+            raise errors.MatchNotActive(
+                gettext("The match is %(status)s.") % {"status": play.match.status}
+            )
         if expected_version is not None and expected_version != play.read_version:
             raise errors.StaleVersion(
                 f"expected_version is {expected_version} but the match is at version "
                 f"{play.read_version}."
             )
         if play.game.to_move != seat.index:
-            raise errors.NotYourTurn(f"It is seat {play.game.to_move}'s turn, not yours.")
+            raise errors.NotYourTurn(
+                gettext("It is seat %(to_move)s's turn, not yours.")
+                % {"to_move": play.game.to_move}
+            )
         records = advance(play, play.game.apply(action))
         return ActionResult(play=play, seat=seat.index, events=records)
 
@@ -357,7 +375,9 @@ def match_resign(*, match_id: int, user: User) -> MatchInPlay:
             advance(play, [], change)
             return play
         if match.status != Match.Status.ACTIVE:
-            raise errors.MatchNotActive(f"The match is {match.status}.")
+            raise errors.MatchNotActive(
+                gettext("The match is %(status)s.") % {"status": match.status}
+            )
         seat.resigned = True
         change.seat_changed(seat, "resigned")
         ending = None
@@ -399,7 +419,7 @@ def stalled_matches(*, quiet_for: timedelta) -> list[tuple[str, int, int]]:
 def _own_seat(seats: Sequence[Seat], user: User) -> Seat:
     seat = next((s for s in seats if s.player_id == user.pk and not s.resigned), None)
     if seat is None:
-        raise errors.NotSeated("You have no seat in this match.")
+        raise errors.NotSeated(gettext("You have no seat in this match."))
     return seat
 
 
@@ -412,7 +432,9 @@ def match_abandon(*, match_id: int, reason: str) -> MatchInPlay:
         play = match_in_play(match_id=match_id)
         match = play.match
         if match.status != Match.Status.ACTIVE:
-            raise errors.MatchNotActive(f"The match is {match.status}.")
+            raise errors.MatchNotActive(
+                gettext("The match is %(status)s.") % {"status": match.status}
+            )
         advance(play, [], transition=Abandon({"abandoned": True, "reason": reason}))
         return play
 

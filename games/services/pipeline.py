@@ -21,6 +21,7 @@ from typing import TypeVar
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import errors, signals
 from games.models import Match, MatchEvent, Seat
@@ -70,7 +71,7 @@ def retrying(operation: Callable[[], Result]) -> Result:
             return operation()
         except MatchChanged:
             continue
-    raise errors.MatchBusy("The match is changing too fast; try again.", retry_after=1)
+    raise errors.MatchBusy(gettext("The match is changing too fast; try again."), retry_after=1)
 
 
 def next_deal_seed(match: Match) -> bytes:

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
 from games import errors
@@ -25,7 +26,7 @@ def player_register(*, username: str, password: str, bot: bool = False) -> tuple
     full-width letters or of another case are the same name (and refused as taken).
     """
     if not settings.REGISTRATION_OPEN:
-        raise errors.RegistrationClosed("Registration is closed on this server.")
+        raise errors.RegistrationClosed(gettext("Registration is closed on this server."))
     username = unicodedata.normalize("NFKC", username)
     key = name_key(username)
     user_model = get_user_model()
@@ -55,7 +56,7 @@ def token_obtain(*, username: str, password: str, rotate: bool = False) -> str:
     (and so revokes) the old one."""
     user = authenticate(username=username, password=password)
     if user is None:
-        raise errors.InvalidCredentials("The username or password is wrong.")
+        raise errors.InvalidCredentials(gettext("The username or password is wrong."))
     with transaction.atomic():
         if rotate:
             Token.objects.filter(user=user).delete()

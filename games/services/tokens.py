@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext
 
 from games import errors
 from switchsite.api.authentication import named_token_secret
@@ -23,7 +24,9 @@ def token_revoke(*, user: User, token_id: int) -> None:
     """Revoke one of the user's named tokens."""
     revoked, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
     if not revoked:
-        raise errors.TokenNotFound(f"You have no token {token_id}.")
+        raise errors.TokenNotFound(
+            gettext("You have no token %(token_id)s.") % {"token_id": token_id}
+        )
 
 
 def seat_token_create(*, user: User, name: str) -> str:

@@ -36,6 +36,7 @@ from switchgame.abbott.state import (
 from switchgame.cards import card_code, make_deck
 from switchgame.protocol import Action, Event, HandOutcome, IllegalMove, Outcome, solo_teams
 from switchgame.shuffle import DealRng
+from switchgame.words import N_
 
 
 class AbbottGame(AbbottState):
@@ -55,7 +56,9 @@ class AbbottGame(AbbottState):
         given as ``None`` are empty, and cards not on the grid are left out of the hand.
         """
         if self.phase != DEAL:
-            raise IllegalMove("the game is over" if self.phase == OVER else "a hand is in play")
+            raise IllegalMove(
+                N_("the game is over") if self.phase == OVER else N_("a hand is in play")
+            )
         cells = self.size * self.size
         if layout is None:
             deck = make_deck()
@@ -104,18 +107,23 @@ class AbbottGame(AbbottState):
         name = action_name(action)
         if self.phase != PLAY:
             raise IllegalMove(
-                "the game is over" if self.phase == OVER else "the hand is over: no hand is in play"
+                N_("the game is over")
+                if self.phase == OVER
+                else N_("the hand is over: no hand is in play")
             )
         if self.asked is not None:
             if name == "decline_end":
                 return self._decline_end()
             if name != "propose_end":
                 raise IllegalMove(
-                    f"seat {self.asked} is asked to agree to end the hand: "
-                    "propose_end agrees, decline_end refuses"
+                    N_(
+                        "seat {seat} is asked to agree to end the hand: "
+                        "propose_end agrees, decline_end refuses"
+                    ),
+                    seat=self.asked,
                 )
         elif name == "decline_end":
-            raise IllegalMove("nobody has been asked to agree to end the hand")
+            raise IllegalMove(N_("nobody has been asked to agree to end the hand"))
         if name == "move":
             return self._move(action["to"])
         if name == "pass":
@@ -172,21 +180,38 @@ class AbbottGame(AbbottState):
         row, col = to
         size = self.size
         if not (0 <= row < size and 0 <= col < size):
-            raise IllegalMove(f"({row},{col}) is not on the {size}×{size} grid")
+            raise IllegalMove(
+                N_("({row},{col}) is not on the {size}×{size} grid"), row=row, col=col, size=size
+            )
         seat = self.turn
         src = self.pieces[seat]
         dst = row * size + col
         src_row, src_col = divmod(src, size)
         if dst == src:
-            raise IllegalMove("a piece must move at least one square")
+            raise IllegalMove(N_("a piece must move at least one square"))
         if src_row != row and src_col != col:
             raise IllegalMove(
-                f"({src_row},{src_col}) to ({row},{col}) is not along a row or a column"
+                N_("({from_row},{from_col}) to ({row},{col}) is not along a row or a column"),
+                from_row=src_row,
+                from_col=src_col,
+                row=row,
+                col=col,
             )
         if self._occ[dst] != EMPTY:
-            raise IllegalMove(f"the piece of seat {self._occ[dst]} stands on ({row},{col})")
+            raise IllegalMove(
+                N_("the piece of seat {seat} stands on ({row},{col})"),
+                seat=self._occ[dst],
+                row=row,
+                col=col,
+            )
         if any(self._occ[sq] != EMPTY for sq in _between(src, dst, size)):
-            raise IllegalMove(f"a piece stands between ({src_row},{src_col}) and ({row},{col})")
+            raise IllegalMove(
+                N_("a piece stands between ({from_row},{from_col}) and ({row},{col})"),
+                from_row=src_row,
+                from_col=src_col,
+                row=row,
+                col=col,
+            )
 
         actor = self._controls[seat]
         taken = self.grid[dst]
@@ -209,7 +234,7 @@ class AbbottGame(AbbottState):
     def _pass(self) -> list[Event]:
         seat = self.turn
         if self.targets(seat):
-            raise IllegalMove("only a piece that cannot move passes; this one can move")
+            raise IllegalMove(N_("only a piece that cannot move passes; this one can move"))
         actor = self._controls[seat]
         square = self.pieces[seat]
         taken = self.grid[square]
@@ -230,13 +255,13 @@ class AbbottGame(AbbottState):
     def _ally(self, partner: int) -> list[Event]:
         chooser = self.turn
         if self.players != 4:
-            raise IllegalMove("there are no alliances in the two-player game")
+            raise IllegalMove(N_("there are no alliances in the two-player game"))
         if self.alliance is not None:
-            raise IllegalMove("an alliance has already been formed this hand")
+            raise IllegalMove(N_("an alliance has already been formed this hand"))
         if not 0 <= partner < self.players:
-            raise IllegalMove(f"there is no seat {partner}")
+            raise IllegalMove(N_("there is no seat {seat}"), seat=partner)
         if partner == chooser:
-            raise IllegalMove("you cannot choose yourself as a partner")
+            raise IllegalMove(N_("you cannot choose yourself as a partner"))
         self.alliance = (chooser, partner)
         self._set_controls()
         self._withdraw_proposals()
@@ -247,7 +272,7 @@ class AbbottGame(AbbottState):
         actor = self.to_move
         assert actor is not None
         if self.proposed[actor]:
-            raise IllegalMove("you have already proposed to end this hand")
+            raise IllegalMove(N_("you have already proposed to end this hand"))
         self.proposed[actor] = True
         self.asked = None
         events = [Event("propose_end", actor, {"seat": actor, "proposed": list(self.proposed)})]

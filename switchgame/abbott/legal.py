@@ -6,6 +6,7 @@ from __future__ import annotations
 from switchgame.abbott.poker import VALUE_OF, Key, evaluate
 from switchgame.abbott.state import EMPTY, PLAY, AbbottState
 from switchgame.protocol import Action, IllegalMove
+from switchgame.words import N_
 
 
 def legal_actions(state: AbbottState) -> list[Action]:
@@ -32,7 +33,7 @@ def default_action(state: AbbottState) -> Action:
     taken, then the first such square); ``pass`` when blocked; ``decline_end`` for a seat asked
     to agree to end the hand (a clock never agrees for a player)."""
     if state.phase != PLAY:
-        raise IllegalMove("nobody is to move")
+        raise IllegalMove(N_("nobody is to move"))
     if state.asked is not None:
         return {"action": "decline_end"}
     seat = state.turn

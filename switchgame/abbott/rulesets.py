@@ -10,6 +10,7 @@ from switchgame.abbott.game import AbbottGame
 from switchgame.abbott.scoring import control_threshold
 from switchgame.abbott.state import GRID_SIZE
 from switchgame.protocol import InvalidOptions
+from switchgame.words import N_
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +38,8 @@ RULESETS: dict[str, AbbottRuleSet] = {
     for ruleset in (
         AbbottRuleSet(
             name="abbott",
-            title="Abbott's Switch",
-            description=(
+            title=N_("Abbott's Switch"),
+            description=N_(
                 "Robert Abbott's 1963 game for four: 36 cards face up in a 6×6 grid, pieces that "
                 "move like rooks and take the cards they land on, the best five-card poker hand "
                 "wins the hand, one shifting alliance per hand, first to 20 points."
@@ -48,8 +49,8 @@ RULESETS: dict[str, AbbottRuleSet] = {
         ),
         AbbottRuleSet(
             name="abbott-2",
-            title="Abbott's Switch for two",
-            description=(
+            title=N_("Abbott's Switch for two"),
+            description=N_(
                 "The two-player version: 25 cards in a 5×5 grid, no alliances, the winner of a "
                 "hand scores 10, first to 40 points."
             ),

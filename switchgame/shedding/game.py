@@ -59,6 +59,7 @@ from switchgame.shedding.scoring import (
 )
 from switchgame.shedding.state import NEEDS_DEAL, OVER, PLAYING, MatchState
 from switchgame.shuffle import DealRng
+from switchgame.words import N_
 
 
 # A dataclass too, with MatchState's fields and none of its own: compiled (mypyc), a subclass takes
@@ -99,8 +100,9 @@ class SheddingGame(MatchState):
         """
         if self.phase != NEEDS_DEAL:
             raise IllegalMove(
-                "no deal is due: "
-                + ("the match is over" if self.is_over else "a deal is in progress")
+                N_("no deal is due: the match is over")
+                if self.is_over
+                else N_("no deal is due: a deal is in progress")
             )
         rules = self.rules
         n = rules.players
@@ -192,7 +194,7 @@ class SheddingGame(MatchState):
         """The turn clock's choice: end the turn, else take the pick-up / draw, else the first play."""
         legal = self.legal_tuples() if self.phase == PLAYING else []
         if not legal:
-            raise IllegalMove("nobody is to move")
+            raise IllegalMove(N_("nobody is to move"))
         for choice in (END_ACTION, DRAW_ACTION):
             if choice in legal:
                 return action_dict(choice)
@@ -211,13 +213,13 @@ class SheddingGame(MatchState):
             return self.apply_tuple(action.move)  # one of this position's legal_actions()
         move = parse_action(action)
         if self.phase != PLAYING:
-            raise IllegalMove("no deal is in progress")
+            raise IllegalMove(N_("no deal is in progress"))
         legal = self.legal_tuples()
         if move not in legal:
-            reason = legal_moves.why_illegal(self, move, legal)
+            refusal = legal_moves.why_illegal(self, move, legal)
             if move[0] == PLAY and self.rules.blunder_penalty:
-                return self._blunder(move, reason)
-            raise IllegalMove(reason)
+                return self._blunder(move, refusal.reason)
+            raise refusal
         return self.apply_tuple(move)
 
     def apply_tuple(self, move: ActionTuple) -> list[Event]:

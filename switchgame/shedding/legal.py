@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Set
 
 from switchgame.cards import CARD_CODES, KING, RANK_OF, SAME_RANK, SUIT_OF, SUITS
+from switchgame.protocol import IllegalMove
 from switchgame.shedding.actions import DRAW, END, PLAY, ActionForms, ActionTuple, Form
 from switchgame.shedding.state import MatchState
+from switchgame.words import N_
 
 
 def matches(state: MatchState, card_id: int) -> bool:
@@ -87,60 +89,89 @@ def _continuations(state: MatchState, held: set[int]) -> set[int]:
     return out
 
 
-def why_illegal(state: MatchState, move: ActionTuple, legal: list[ActionTuple]) -> str:
-    """A sentence for the player saying why ``move`` is not among the ``legal`` ones."""
+def why_illegal(state: MatchState, move: ActionTuple, legal: list[ActionTuple]) -> IllegalMove:
+    """Why ``move`` is not among the ``legal`` ones: the refusal to raise, its sentence for the
+    player a message of the catalogue (``N_``) with the card codes and numbers apart."""
     kind, card_id, suit, announce = move
     hand = state.hands[state.current]
     top = CARD_CODES[state.discard[-1]]
     if kind == DRAW:
         if state.must_cover:
-            return "you must cover the queen with another card"
+            return IllegalMove(N_("you must cover the queen with another card"))
         if state.played:
-            return "you have played this turn: play on or end your turn"
+            return IllegalMove(N_("you have played this turn: play on or end your turn"))
         if state.drawn >= 0:
-            return f"you have drawn: play {CARD_CODES[state.drawn]} or end your turn"
+            return IllegalMove(
+                N_("you have drawn: play {card} or end your turn"), card=CARD_CODES[state.drawn]
+            )
         if state.pending_skip:
-            return "you must answer the skip or end your turn (missing it)"
-        return "you have a card you can play, and this ruleset does not let you draw instead"
+            return IllegalMove(N_("you must answer the skip or end your turn (missing it)"))
+        return IllegalMove(
+            N_("you have a card you can play, and this ruleset does not let you draw instead")
+        )
     if kind == END:
         if state.must_cover:
-            return "you must cover the queen before your turn can end"
+            return IllegalMove(N_("you must cover the queen before your turn can end"))
         if state.pending_draw:
-            return f"you must answer the pick-up of {state.pending_draw} or draw it"
-        return "you must play or draw before ending your turn"
+            return IllegalMove(
+                N_("you must answer the pick-up of {count} or draw it"), count=state.pending_draw
+            )
+        return IllegalMove(N_("you must play or draw before ending your turn"))
     code = CARD_CODES[card_id]
     if card_id not in hand:
-        return f"you do not hold {code}"
+        return IllegalMove(N_("you do not hold {card}"), card=code)
     same_card = [a for a in legal if a[0] == PLAY and a[1] == card_id]
     if same_card:
         p = state.rules.power[card_id]
         if p is not None and p.names_suit and suit < 0:
-            return f"{code} names a suit: say which (C, D, H or S)"
+            return IllegalMove(N_("{card} names a suit: say which (C, D, H or S)"), card=code)
         if suit >= 0 and not (p is not None and p.names_suit):
-            return f"{code} does not name a suit"
+            return IllegalMove(N_("{card} does not name a suit"), card=code)
         if announce:
-            return "you may announce last card only when the play leaves you one card"
-        return "that play is not allowed now"
+            return IllegalMove(
+                N_("you may announce last card only when the play leaves you one card")
+            )
+        return IllegalMove(N_("that play is not allowed now"))
     if state.must_cover:
-        return f"you may not finish on {code}: the queen must be covered"
+        return IllegalMove(N_("you may not finish on {card}: the queen must be covered"), card=code)
     if state.played == 0 and state.pending_draw:
-        return f"you must answer the pick-up of {state.pending_draw} or draw it; {code} cannot answer it"
+        return IllegalMove(
+            N_("you must answer the pick-up of {count} or draw it; {card} cannot answer it"),
+            count=state.pending_draw,
+            card=code,
+        )
     if state.played == 0 and state.pending_skip:
-        return f"you must answer the skip or end your turn; {code} cannot answer it"
+        return IllegalMove(
+            N_("you must answer the skip or end your turn; {card} cannot answer it"), card=code
+        )
     if state.drawn >= 0:
-        return f"after drawing you may only play the card you drew ({CARD_CODES[state.drawn]})"
+        return IllegalMove(
+            N_("after drawing you may only play the card you drew ({card})"),
+            card=CARD_CODES[state.drawn],
+        )
     if len(hand) == 1 and state.barred:
-        return "you did not announce last card, so you may not play your last card this turn"
+        return IllegalMove(
+            N_("you did not announce last card, so you may not play your last card this turn")
+        )
     if (
         len(hand) == 1
         and not state.rules.finish_on_power
         and state.rules.power[card_id] is not None
     ):
-        return f"you may not finish on a power card ({code})"
+        return IllegalMove(N_("you may not finish on a power card ({card})"), card=code)
     if state.played:
-        return f"{code} does not continue your turn after {CARD_CODES[state.last]}"
+        return IllegalMove(
+            N_("{card} does not continue your turn after {last}"),
+            card=code,
+            last=CARD_CODES[state.last],
+        )
     if state.rules.must_not_be_lower and (
         SUIT_OF[card_id] == state.active_suit or RANK_OF[card_id] == RANK_OF[state.discard[-1]]
     ):
-        return f"{code} is lower than {top}"
-    return f"{code} does not match {top} or the active suit {SUITS[state.active_suit]}"
+        return IllegalMove(N_("{card} is lower than {top}"), card=code, top=top)
+    return IllegalMove(
+        N_("{card} does not match {top} or the active suit {suit}"),
+        card=code,
+        top=top,
+        suit=SUITS[state.active_suit],
+    )

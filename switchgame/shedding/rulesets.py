@@ -36,6 +36,7 @@ from switchgame.shedding.options import (
     specificity,
     value_for_players,
 )
+from switchgame.words import N_
 
 if TYPE_CHECKING:
     from switchgame.shedding import SheddingGame
@@ -314,9 +315,11 @@ RULESETS: dict[str, RuleSet] = {
     for ruleset in (
         _preset(
             "switch",
-            "Switch",
-            "The common British rules: 2s pick up two (and stack), 8s skip, an ace goes on "
-            "anything and picks up four, a jack goes on anything and names the suit.",
+            N_("Switch"),
+            N_(
+                "The common British rules: 2s pick up two (and stack), 8s skip, an ace goes on "
+                "anything and picks up four, a jack goes on anything and names the suit."
+            ),
             players=[2, 10],
             decks={"2": 1, "8": 2},
             may_draw_voluntarily=True,
@@ -329,9 +332,11 @@ RULESETS: dict[str, RuleSet] = {
         ),
         _preset(
             "jack-change-it",
-            "Jack Change It",
-            "Jacks name the suit, 2s pick up two (stacking to eight), 8s skip, the ace of hearts "
-            "picks up five and cannot be answered. Say last card or you may not go out next turn.",
+            N_("Jack Change It"),
+            N_(
+                "Jacks name the suit, 2s pick up two (stacking to eight), 8s skip, the ace of hearts "
+                "picks up five and cannot be answered. Say last card or you may not go out next turn."
+            ),
             starter_may_be_power=True,
             max_draw=8,
             last_card_penalty="no_finish",
@@ -344,10 +349,12 @@ RULESETS: dict[str, RuleSet] = {
         ),
         _preset(
             "french",
-            "Deux-quatre-valet",
-            "French Switch: aces are wild, 2s pick up 2, 3, 4, 5 as they stack, 4s pick up 4, 8, "
-            "12, 16 (never more than 8 at once), jacks reverse. Draw until you can play. Scored "
-            "with the French tally.",
+            N_("Deux-quatre-valet"),
+            N_(
+                "French Switch: aces are wild, 2s pick up 2, 3, 4, 5 as they stack, 4s pick up 4, 8, "
+                "12, 16 (never more than 8 at once), jacks reverse. Draw until you can play. Scored "
+                "with the French tally."
+            ),
             hand_size={"2": 12, "4": 10},
             decks={"2": 1, "6": 2},
             starter_may_be_power=True,
@@ -363,10 +370,12 @@ RULESETS: dict[str, RuleSet] = {
         ),
         _preset(
             "black-jack",
-            "Black Jack",
-            "Runs in a suit, aces name the suit and block 2s, black jacks pick up five (red jacks "
-            "cancel them), 7s let you play the rest of their suit, 8s skip (and pass on), queens "
-            "must be covered, kings reverse.",
+            N_("Black Jack"),
+            N_(
+                "Runs in a suit, aces name the suit and block 2s, black jacks pick up five (red jacks "
+                "cancel them), 7s let you play the rest of their suit, 8s skip (and pass on), queens "
+                "must be covered, kings reverse."
+            ),
             players=[2, 10],
             hand_size={"2": 7, "5": 5},
             decks={"2": 1, "6": 2},
@@ -388,9 +397,11 @@ RULESETS: dict[str, RuleSet] = {
         ),
         _preset(
             "irish-switch",
-            "Irish Switch",
-            "2s pick up two and stack, 7s skip and pass on, jacks reverse (several in a turn), the "
-            "king of hearts picks up seven (the 2 of hearts adds two), aces on their suit name one.",
+            N_("Irish Switch"),
+            N_(
+                "2s pick up two and stack, 7s skip and pass on, jacks reverse (several in a turn), the "
+                "king of hearts picks up seven (the 2 of hearts adds two), aces on their suit name one."
+            ),
             may_draw_voluntarily=True,
             last_card_penalty="draw_1",
             powers={
@@ -403,10 +414,12 @@ RULESETS: dict[str, RuleSet] = {
         ),
         _preset(
             "jacks-twos-eights",
-            "Jacks, Twos and Eights (J28)",
-            "Lay sets and runs; jacks go anywhere, name the suit and let you lay that suit; 2s pick "
-            "up two each, 8s make the next player miss a turn per 8; the ace of hearts picks up five "
-            "unless answered by the ace of spades. You may not finish on a jack, 2 or 8.",
+            N_("Jacks, Twos and Eights (J28)"),
+            N_(
+                "Lay sets and runs; jacks go anywhere, name the suit and let you lay that suit; 2s pick "
+                "up two each, 8s make the next player miss a turn per 8; the ace of hearts picks up five "
+                "unless answered by the ace of spades. You may not finish on a jack, 2 or 8."
+            ),
             players=[2, 10],
             decks={"2": 1, "8": 2},
             counter_clockwise=True,
@@ -424,10 +437,12 @@ RULESETS: dict[str, RuleSet] = {
         ),
         _preset(
             "take-two",
-            "Take Two",
-            "Five cards each; if you cannot play, take two. 2s pick up two and stack, 8s skip, "
-            "jacks reverse, aces name the suit; you may not finish on a power card. Play goes on "
-            "until one player is left: the finishing order is the result.",
+            N_("Take Two"),
+            N_(
+                "Five cards each; if you cannot play, take two. 2s pick up two and stack, 8s skip, "
+                "jacks reverse, aces name the suit; you may not finish on a power card. Play goes on "
+                "until one player is left: the finishing order is the result."
+            ),
             players=[2, 10],
             hand_size=5,
             draw_rule="two",

@@ -14,6 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from switchgame import catalog
 from switchgame.tournament import charts, results
@@ -50,7 +51,7 @@ class DeskViews(admin.ModelAdmin):
         """One of the desk's buttons: the next step of the evening (POST only)."""
         step = STEPS.get(request.POST.get("step", "")) if request.method == "POST" else None
         if step is None:
-            raise Http404("No such step.")
+            raise Http404(gettext("No such step."))
         service, done = step
         try:
             service(tournament_id=tournament.pk, user=request.user)
@@ -67,7 +68,7 @@ class DeskViews(admin.ModelAdmin):
         keeps its results and is not seated again."""
         entry = tournament.entries.filter(pk=entry_id).first()
         if entry is None:
-            raise Http404("No such entry in this tournament.")
+            raise Http404(gettext("No such entry in this tournament."))
         return self._confirmed(
             request,
             tournament,
@@ -161,7 +162,7 @@ class DeskViews(admin.ModelAdmin):
         """The round clock's buttons (POST ``round`` and ``minutes``, or ``pause`` / ``resume``):
         every screen counts down to the same end (``services.round_clock``)."""
         if request.method != "POST":
-            raise Http404("Run the clock with the desk's buttons.")
+            raise Http404(gettext("Run the clock with the desk's buttons."))
         action = request.POST.get("clock", "")
         minutes = _int_or_none(request.POST.get("minutes")) if action == "start" else None
         if action not in ("start", "pause", "resume") or (action == "start" and minutes is None):
@@ -188,7 +189,7 @@ class DeskViews(admin.ModelAdmin):
         """Mark an entry present or absent (POST ``name``, ``present``): only present entries
         are seated."""
         if request.method != "POST":
-            raise Http404("Check in with the buttons on the tournament's page.")
+            raise Http404(gettext("Check in with the buttons on the tournament's page."))
         present = request.POST.get("present") == "true"
         try:
             entry = services.entry_checkin(
@@ -362,7 +363,7 @@ class DeskViews(admin.ModelAdmin):
         self, request: AuthenticatedHttpRequest, tournament: Tournament, sheet: str
     ) -> TemplateResponse:
         if sheet not in ("pairings", "slips", "standings", "seat_links"):
-            raise Http404("No such sheet.")
+            raise Http404(gettext("No such sheet."))
         context: dict[str, Any] = {
             "tournament": tournament,
             "sheet": sheet,
@@ -389,7 +390,7 @@ class DeskViews(admin.ModelAdmin):
                 number=_int_or_none(request.GET.get("round")),
             )
             if seated is None:
-                raise Http404("No round is seated yet.")
+                raise Http404(gettext("No round is seated yet."))
             context["round"] = seated
             context["deal_boxes"] = range(1, selectors.slip_columns(tournament=tournament) + 1)
         return self._page(

@@ -13,6 +13,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from switchsite.problems import problem_classes
 from switchsite.requests import AuthenticatedHttpRequest
@@ -86,7 +87,9 @@ def parse_seating(text: str, names: dict[str, int]) -> tuple[list[list[int]], li
         ]
         unknown = [name for name in listed if name.lower() not in by_name]
         if unknown:
-            raise ValueError(f"not entries of this tournament: {', '.join(unknown)}")
+            raise ValueError(
+                gettext("not entries of this tournament: %(value)s") % {"value": ", ".join(unknown)}
+            )
         ids = [by_name[name.lower()] for name in listed]
         if is_bye:
             byes += ids

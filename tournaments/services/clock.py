@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from switchgame.tournament.clock import ClockError, RoundClock
 from tournaments import errors
@@ -28,10 +29,14 @@ def round_clock(
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if tournament.status == Tournament.Status.CANCELLED:
-            raise errors.TournamentCancelled(f"{tournament.name} is cancelled.")
+            raise errors.TournamentCancelled(
+                gettext("%(name)s is cancelled.") % {"name": tournament.name}
+            )
         played = tournament.rounds.filter(number=round_number, status__in=Round.PLAYED).first()
         if played is None:
-            raise errors.RoundNotFound(f"Round {round_number} is not published.")
+            raise errors.RoundNotFound(
+                gettext("Round %(round_number)s is not published.") % {"round_number": round_number}
+            )
         clock = RoundClock(played.clock_ends_at, played.clock_paused_remaining)
         now = timezone.now()
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext
 
 from games import errors as game_errors
 from switchgame import bots, catalog
@@ -18,7 +19,7 @@ SEED_BITS = 62
 
 def require_staff(user: User, doing: str) -> None:
     if not user.is_staff:
-        raise errors.StaffOnly(f"Only staff may {doing}.")
+        raise errors.StaffOnly(gettext("Only staff may %(doing)s.") % {"doing": doing})
 
 
 def locked_tournament(tournament_id: int) -> Tournament:
@@ -27,7 +28,9 @@ def locked_tournament(tournament_id: int) -> Tournament:
     try:
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
-        raise errors.TournamentNotFound(f"There is no tournament {tournament_id}.") from None
+        raise errors.TournamentNotFound(
+            gettext("There is no tournament %(tournament_id)s.") % {"tournament_id": tournament_id}
+        ) from None
     live.changed(tournament)
     return tournament
 
@@ -99,5 +102,8 @@ def bot_strategy(game: str, strategy: str, *, play: str) -> str:
     known = bots.strategy_named(game, strategy)
     if known is None:
         names = ", ".join(bots.strategies_for(game))
-        raise game_errors.InvalidBots(f"unknown bot strategy {strategy!r}; known: {names}")
+        raise game_errors.InvalidBots(
+            gettext("unknown bot strategy %(strategy)r; known: %(names)s")
+            % {"strategy": strategy, "names": names}
+        )
     return known

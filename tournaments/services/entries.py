@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext
 
 from switchgame import catalog
 from switchsite.problems import ServiceError
@@ -65,7 +66,9 @@ def entries_register(*, tournament_id: int, user: User, entrants: Sequence[Entra
 
 def _entry_add(tournament: Tournament, user: User, entrant: Entrant) -> Entry:
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-        raise errors.NotRegistering(f"The tournament is {tournament.status}.")
+        raise errors.NotRegistering(
+            gettext("The tournament is %(status)s.") % {"status": tournament.status}
+        )
     next_round = rounds_played(tournament) + 1
     if entrant.bot is not None:
         require_staff(user, "enter a bot")
@@ -79,7 +82,9 @@ def _entry_add(tournament: Tournament, user: User, entrant: Entrant) -> Entry:
     player = _entrant(user, entrant.player)
     entry = Entry.objects.filter(tournament=tournament, player=player).first()
     if entry is not None and entry.is_active:
-        raise errors.AlreadyRegistered(f"{entry.name} is already registered.")
+        raise errors.AlreadyRegistered(
+            gettext("%(name)s is already registered.") % {"name": entry.name}
+        )
     if entry is not None:
         entry.withdrawn_after = None
         entry.joined_round = max(entry.joined_round, next_round)
@@ -105,7 +110,9 @@ def entry_withdraw(
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-            raise errors.NotRegistering(f"The tournament is {tournament.status}.")
+            raise errors.NotRegistering(
+                gettext("The tournament is %(status)s.") % {"status": tournament.status}
+            )
         if name is not None:
             require_staff(user, "withdraw another entry")
             entry = Entry.objects.filter(tournament=tournament, name__iexact=name.strip()).first()
@@ -114,7 +121,7 @@ def entry_withdraw(
                 tournament=tournament, player=_entrant(user, player)
             ).first()
         if entry is None or not entry.is_active:
-            raise errors.NotRegistered("There is no such active entry in this tournament.")
+            raise errors.NotRegistered(gettext("There is no such active entry in this tournament."))
         entry.withdrawn_after = rounds_played(tournament)
         entry.save(update_fields=["withdrawn_after"])
         return entry
@@ -127,7 +134,9 @@ def _entrant(user: User, username: str | None) -> User:
     require_staff(user, "register or withdraw another player")
     entrant = get_user_model().objects.filter(username=username).first()
     if entrant is None:
-        raise errors.UnknownPlayer(f"There is no player {username!r}.")
+        raise errors.UnknownPlayer(
+            gettext("There is no player %(username)r.") % {"username": username}
+        )
     return entrant
 
 
@@ -146,7 +155,9 @@ def _free_name(tournament: Tournament, name: str) -> str:
     """``name`` without surrounding spaces, if no entry has it yet (whatever the letter case)."""
     display = " ".join(name.split())
     if not display:
-        raise errors.InvalidEntries("A display name cannot be blank.")
+        raise errors.InvalidEntries(gettext("A display name cannot be blank."))
     if Entry.objects.filter(tournament=tournament, name__iexact=display).exists():
-        raise errors.NameTaken(f"An entry named {display!r} is already registered.")
+        raise errors.NameTaken(
+            gettext("An entry named %(display)r is already registered.") % {"display": display}
+        )
     return display

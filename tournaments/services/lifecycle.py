@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext
 
 from games import services as game_services
 from games.models import Match
@@ -31,7 +32,9 @@ def entry_checkin(*, tournament_id: int, user: User, name: str, present: bool) -
         _require_open(tournament)
         entry = Entry.objects.filter(tournament=tournament, name__iexact=name.strip()).first()
         if entry is None:
-            raise errors.NotRegistered(f"Nobody named {name.strip()!r} is entered.")
+            raise errors.NotRegistered(
+                gettext("Nobody named %(value)r is entered.") % {"value": name.strip()}
+            )
         entry.present = present
         entry.save(update_fields=["present"])
         return entry
@@ -111,9 +114,11 @@ def tournament_delete(*, tournament_id: int, user: User) -> None:
 
 def _require_open(tournament: Tournament) -> None:
     if tournament.status == Tournament.Status.FINISHED:
-        raise errors.TournamentFinished("Every round has been played.")
+        raise errors.TournamentFinished(gettext("Every round has been played."))
     if tournament.status == Tournament.Status.CANCELLED:
-        raise errors.TournamentCancelled(f"{tournament.name} is cancelled.")
+        raise errors.TournamentCancelled(
+            gettext("%(name)s is cancelled.") % {"name": tournament.name}
+        )
 
 
 def _abandon(tables: QuerySet[Table], reason: str) -> None:

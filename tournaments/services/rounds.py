@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import services as game_services
 from games.models import Match
@@ -36,9 +37,11 @@ def tournament_start(*, tournament_id: int, user: User) -> Round:
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if tournament.status == Tournament.Status.CANCELLED:
-            raise errors.TournamentCancelled(f"{tournament.name} is cancelled.")
+            raise errors.TournamentCancelled(
+                gettext("%(name)s is cancelled.") % {"name": tournament.name}
+            )
         if tournament.status != Tournament.Status.REGISTERING:
-            raise errors.AlreadyStarted("The tournament has already started.")
+            raise errors.AlreadyStarted(gettext("The tournament has already started."))
         return _publish(tournament, organiser=user)
 
 
@@ -67,7 +70,7 @@ def round_publish(*, tournament_id: int, user: User) -> Round:
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if not tournament.rounds.filter(status=Round.Status.DRAFT).exists():
-            raise errors.NoDraftRound("There is no drafted round to publish.")
+            raise errors.NoDraftRound(gettext("There is no drafted round to publish."))
         if tournament.status != Tournament.Status.REGISTERING:
             _require_round_complete(tournament)
         return _publish(tournament, organiser=user)
@@ -75,13 +78,15 @@ def round_publish(*, tournament_id: int, user: User) -> Round:
 
 def _require_round_complete(tournament: Tournament) -> None:
     if tournament.status == Tournament.Status.REGISTERING:
-        raise errors.NotStarted("The tournament has not started: start it first.")
+        raise errors.NotStarted(gettext("The tournament has not started: start it first."))
     if tournament.status == Tournament.Status.RUNNING:
-        raise errors.RoundInProgress("Tables of the current round are still playing.")
+        raise errors.RoundInProgress(gettext("Tables of the current round are still playing."))
     if tournament.status == Tournament.Status.FINISHED:
-        raise errors.TournamentFinished("Every round has been played.")
+        raise errors.TournamentFinished(gettext("Every round has been played."))
     if tournament.status == Tournament.Status.CANCELLED:
-        raise errors.TournamentCancelled(f"{tournament.name} is cancelled.")
+        raise errors.TournamentCancelled(
+            gettext("%(name)s is cancelled.") % {"name": tournament.name}
+        )
 
 
 def round_edit(
@@ -101,7 +106,7 @@ def round_edit(
         tournament = locked_tournament(tournament_id)
         drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first()
         if drafted is None:
-            raise errors.NoDraftRound("There is no drafted round to edit.")
+            raise errors.NoDraftRound(gettext("There is no drafted round to edit."))
         proposed = meetings.RoundSeating(
             tables=tuple(tuple(table) for table in tables if table), byes=tuple(byes)
         )
@@ -179,7 +184,9 @@ def _reviewed(
             name=entry_names(tournament).__getitem__,
         )
     except seating.SeatingError as error:
-        raise errors.InvalidSeating(f"round {number}: {error}") from None
+        raise errors.InvalidSeating(
+            gettext("round %(number)s: %(error)s") % {"number": number, "error": error}
+        ) from None
 
 
 def _publish(tournament: Tournament, *, organiser: User) -> Round:

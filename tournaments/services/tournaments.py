@@ -6,6 +6,7 @@ import secrets
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext
 
 from switchgame import catalog, protocol
 from switchgame.tournament import seating
@@ -45,9 +46,12 @@ def tournament_create(
     info = catalog.find_ruleset(ruleset)
     if scoring not in SCORINGS_OF_GAME[info.game]:
         allowed = ", ".join(sorted(SCORINGS_OF_GAME[info.game]))
-        raise errors.InvalidScoring(f"{ruleset} tournaments are scored {allowed}, not '{scoring}'")
+        raise errors.InvalidScoring(
+            gettext("%(ruleset)s tournaments are scored %(allowed)s, not '%(scoring)s'")
+            % {"ruleset": ruleset, "allowed": allowed, "scoring": scoring}
+        )
     if deals_per_round is not None and target is not None:
-        raise protocol.InvalidOptions("give deals_per_round or target, not both")
+        raise protocol.InvalidOptions(gettext("give deals_per_round or target, not both"))
     if target is None and deals_per_round is None and info.game == catalog.SHEDDING:
         deals_per_round = 1
     try:
