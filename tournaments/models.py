@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from switchgame import ratings
+from switchgame.tournament.meetings import RepeatVerdict
 from switchgame.tournament.scoring import ByePolicy, Ranking, Scoring
 from switchgame.tournament.seating import SeatingMode
 
@@ -200,6 +201,10 @@ class Round(models.Model):
     seed = models.BigIntegerField()
     repeats = models.PositiveIntegerField(default=0)
     repeat_lower_bound = models.PositiveIntegerField(default=0)
+    # What the repeats say to the organiser (switchgame.tournament.meetings.RepeatVerdict).
+    repeat_verdict = models.CharField(
+        max_length=10, choices=_choices(RepeatVerdict), default=RepeatVerdict.FEWEST
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
     # The round clock: running, it ends at ``clock_ends_at``; paused, ``clock_paused_remaining``

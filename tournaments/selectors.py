@@ -132,15 +132,7 @@ def tournament_detail(
         if seat_links
         else {}
     )
-    rounds = list(
-        tournament.rounds.filter(status__in=Round.PLAYED)
-        .order_by("number")
-        .prefetch_related(
-            Prefetch("tables", queryset=Table.objects.order_by("number")),
-            Prefetch("seats", queryset=TableSeat.objects.order_by("seat")),
-            "byes",
-        )
-    )
+    rounds = list(_seated_rounds(tournament.rounds.filter(status__in=Round.PLAYED)))
     outcomes = _TableResults(Table.objects.filter(round__in=rounds), entries)
     public_url = reverse("tournament-public", args=[tournament.pk]) if tournament.public else None
     return {
@@ -173,6 +165,26 @@ def tournament_detail(
     }
 
 
+def _seated_rounds(rounds: QuerySet[Round]) -> QuerySet[Round]:
+    """Rounds in order, with their tables, seats (in seat order) and byes."""
+    return rounds.order_by("number").prefetch_related(
+        Prefetch("tables", queryset=Table.objects.order_by("number")),
+        Prefetch("seats", queryset=TableSeat.objects.order_by("seat")),
+        "byes",
+    )
+
+
+def draft_seating(*, tournament: Tournament) -> dict[str, Any] | None:
+    """The drafted round, not published yet, as the desk shows it (its tables, byes and
+    repeats, in the shape of the detail's ``rounds``, and its ``id``), or ``None``."""
+    drafted = _seated_rounds(tournament.rounds.filter(status=Round.Status.DRAFT)).first()
+    if drafted is None:
+        return None
+    entries = {e.pk: e for e in tournament.entries.select_related("player__player")}
+    no_results = _TableResults(Table.objects.none(), entries)
+    return {**_round_summary(drafted, entries, no_results, tournament.play), "id": drafted.pk}
+
+
 def round_seating(*, rounds: list[dict[str, Any]], number: int | None) -> dict[str, Any] | None:
     """One of the tournament detail's ``rounds`` (the latest when ``number`` is None), plus
     ``by_name``: everyone alphabetically with their table and seat (``None``: a bye)."""
@@ -186,6 +198,26 @@ def round_seating(*, rounds: list[dict[str, Any]], number: int | None) -> dict[s
     ]
     places += [{"name": bye["name"], "table": None, "seat": None} for bye in chosen["byes"]]
     return {**chosen, "by_name": sorted(places, key=lambda place: place["name"].casefold())}
+
+
+def seatable_entries(*, tournament: Tournament, number: int) -> list[int]:
+    """Ids of the entries to seat in round ``number`` (active, present, joined by then), in id
+    order (the draw needs a stable one)."""
+    return list(
+        tournament.entries.filter(
+            withdrawn_after__isnull=True, present=True, joined_round__lte=number
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def entries_missing(*, tournament: Tournament) -> int:
+    """How many more present entries the next round needs before a table of it can be seated
+    (0: enough; one is enough when server bots fill the tables)."""
+    number = tournament.rounds.exclude(status=Round.Status.DRAFT).count() + 1
+    fewest = 1 if tournament.fill_with_bots else catalog.find_ruleset(tournament.ruleset).players[0]
+    return max(0, fewest - len(seatable_entries(tournament=tournament, number=number)))
 
 
 def slip_columns(*, tournament: Tournament) -> int:
@@ -261,6 +293,7 @@ def _round_summary(
         "seed": played.seed,
         "repeats": played.repeats,
         "repeat_lower_bound": played.repeat_lower_bound,
+        "repeat_verdict": played.repeat_verdict,
         "published_at": played.published_at.isoformat() if played.published_at else None,
         "clock": round_clock(played),
         "tables": [

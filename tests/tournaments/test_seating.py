@@ -2,14 +2,17 @@
 
 import time
 from collections import Counter
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from switchgame.tournament.meetings import (
+    RepeatVerdict,
     RoundSeating,
     SeatingHistory,
+    meeting_cost,
     repeat_lower_bound,
     repeat_report,
 )
@@ -259,6 +262,97 @@ def test_lower_bound_counts_pairs_already_met():
     assert repeat_lower_bound(again, history) == 6
     assert repeat_report(again, history).repeats == 6
     assert repeat_report(again, history).cost == 6 * 30
+
+
+def test_twelve_at_tables_of_four_repeat_at_least_three_pairs_in_round_two():
+    """The issue's evening: three of each round-1 table's four must meet again at three tables,
+    so round 2 repeats at least 3 pairs — the draw's 3 is the fewest, and the desk says so."""
+    entries = list(range(12))
+    tables_of_four = TableBounds(2, 7, 4)
+    for mode in SeatingMode:
+        first = draw(entries, mode, tables_of_four, seed=1).rounds[0]
+        history = SeatingHistory.from_rounds([first])
+        second = draw(entries, mode, tables_of_four, history, seed=2).rounds[0]
+        report = repeat_report([second], history)
+
+        assert repeat_lower_bound([second], history) == 3
+        assert report.lower_bound == 3
+        if mode is not SeatingMode.RANDOM:
+            assert report.repeats == 3
+            assert report.verdict is RepeatVerdict.FEWEST
+
+
+def seatings(entries, sizes):
+    """Every way to seat ``entries`` at tables of ``sizes`` (each table's members as a set)."""
+    if not sizes:
+        yield []
+        return
+    first, rest = entries[0], entries[1:]
+    for size in set(sizes):
+        others = list(sizes)
+        others.remove(size)
+        for mates in combinations(rest, size - 1):
+            left = [entry for entry in rest if entry not in mates]
+            for tables in seatings(left, others):
+                yield [(first, *mates), *tables]
+
+
+def fewest_by_exhausting(seating, history):
+    """The fewest repeats and the least cost of any seating of the same entries and tables."""
+    entries = [entry for table in seating.tables for entry in table]
+    sizes = [len(table) for table in seating.tables]
+    fewest = least = None
+    for tables in seatings(entries, sizes):
+        met = [history.meetings[frozenset(pair)] for t in tables for pair in combinations(t, 2)]
+        repeats, cost = sum(m > 0 for m in met), sum(map(meeting_cost, met))
+        fewest = repeats if fewest is None else min(fewest, repeats)
+        least = cost if least is None else min(least, cost)
+    return fewest, least
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.integers(2, 9),
+    preferred=st.integers(2, 4),
+    rounds=st.integers(1, 4),
+    mode=st.sampled_from(list(SeatingMode)),
+    seed=st.integers(0, 2**32),
+)
+def test_the_fewest_repeats_are_the_true_minimum(size, preferred, rounds, mode, seed):
+    """docs/tournaments.md, "Repeats": on fields small enough to try every seating, the report's
+    fewest repeats and least cost are exactly the minima of every seating of the same entries at
+    the same tables; the lower bound never exceeds them nor what the draw achieves."""
+    entries = list(range(size))
+    bounds = TableBounds(2, 7, preferred)
+    played: list[RoundSeating] = []
+    for number in range(rounds):
+        history = SeatingHistory.from_rounds(played)
+        played.append(draw(entries, mode, bounds, history, seed + number).rounds[0])
+    history = SeatingHistory.from_rounds(played[:-1])
+    seating = played[-1]
+    report = repeat_report([seating], history)
+
+    assert report.proven
+    assert (report.lower_bound, report.least_cost) == fewest_by_exhausting(seating, history)
+    assert repeat_lower_bound([seating], history) <= report.lower_bound <= report.repeats
+    assert report.least_cost <= report.cost
+
+
+def test_fewer_repeats_only_by_a_third_meeting_is_not_a_worse_seating():
+    """Six entries at two tables of three after two rounds: three repeats are possible only by
+    seating a pair together a third time; the draw spreads four second meetings instead, which
+    the report tells apart from a draw that missed a better seating."""
+    history = SeatingHistory.from_rounds(
+        [RoundSeating(tables=((0, 1, 2), (3, 4, 5))), RoundSeating(tables=((0, 1, 3), (2, 4, 5)))]
+    )
+    seating = draw(list(range(6)), SeatingMode.BALANCED, TableBounds(3, 3, 3), history).rounds[0]
+    report = repeat_report([seating], history)
+
+    assert (report.repeats, report.lower_bound) == (4, 3)
+    assert report.cost == report.least_cost == 4 * meeting_cost(1)
+    assert report.verdict is RepeatVerdict.SPREAD
+    again = RoundSeating(tables=((0, 1, 2), (3, 4, 5)))
+    assert repeat_report([again], history).verdict is RepeatVerdict.IMPROVABLE
 
 
 def test_seat_zero_goes_to_whoever_dealt_least_at_the_table():

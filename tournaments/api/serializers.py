@@ -9,6 +9,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from switchgame.tournament.clock import MAX_MINUTES
+from switchgame.tournament.meetings import RepeatVerdict
 from switchgame.tournament.scoring import ByePolicy, Ranking, Scoring
 from switchgame.tournament.seating import SeatingMode
 from switchsite.api.converters import MAX_ID
@@ -304,7 +305,15 @@ class RoundSerializer(serializers.Serializer):
     seed = serializers.IntegerField(help_text="The draw's seed: it reproduces the seating.")
     repeats = serializers.IntegerField(help_text="Pairs meeting again this round.")
     repeat_lower_bound = serializers.IntegerField(
-        help_text="The fewest repeats any seating could have."
+        help_text="The fewest repeats any seating of the same entries at the same tables could "
+        "have, given the rounds before (a lower bound when `repeat_verdict` is `unproven`)."
+    )
+    repeat_verdict = serializers.ChoiceField(
+        choices=list(RepeatVerdict),
+        help_text="`fewest`: no seating repeats fewer pairs; `spread`: fewer only by seating a "
+        "pair together more often than this one does; `improvable`: another seating has fewer "
+        "repeats or pairs meeting less often, seat it again; `unproven`: the exact fewest took "
+        "too long to work out.",
     )
     published_at = serializers.DateTimeField(allow_null=True)
     clock = ClockSerializer(help_text="The round clock (both null: never started).")

@@ -40,18 +40,6 @@ def rounds_played(tournament: Tournament) -> int:
     return tournament.rounds.exclude(status=Round.Status.DRAFT).count()
 
 
-def seatable_entries(tournament: Tournament, number: int) -> list[int]:
-    """Ids of the entries to seat in round ``number`` (active, present, joined by then), in id
-    order (the draw needs a stable one)."""
-    return list(
-        tournament.entries.filter(
-            withdrawn_after__isnull=True, present=True, joined_round__lte=number
-        )
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-
-
 def bot_entry_ids(tournament: Tournament) -> set[int]:
     return set(tournament.entries.exclude(bot_strategy="").values_list("pk", flat=True))
 

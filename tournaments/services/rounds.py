@@ -24,7 +24,6 @@ from tournaments.services.common import (
     locked_tournament,
     require_staff,
     rounds_played,
-    seatable_entries,
     seating_history,
     table_bounds,
 )
@@ -121,9 +120,8 @@ def _draft(tournament: Tournament) -> Round:
     number = rounds_played(tournament) + 1
     tournament.rounds.filter(status=Round.Status.DRAFT).delete()
     bounds = table_bounds(tournament)
-    entries = seatable_entries(tournament, number)
-    fewest = 1 if fills_tables(tournament) else bounds.min_players
-    if len(entries) < fewest:
+    entries = selectors.seatable_entries(tournament=tournament, number=number)
+    if selectors.entries_missing(tournament=tournament):
         raise errors.NotEnoughEntries(
             f"{len(entries)} active entries present; a table of {tournament.ruleset} needs "
             f"{bounds.min_players}."
@@ -166,8 +164,14 @@ def _seating_write(
         for seat, entry in enumerate(members)
     )
     Bye.objects.bulk_create(Bye(round=drafted, entry_id=entry) for entry in seated.byes)
+    drafted.save(update_fields=_repeats_note(drafted, report))
+
+
+def _repeats_note(drafted: Round, report: meetings.RepeatReport) -> list[str]:
+    """Note the round's repeats on it, as the desk shows them; returns the fields changed."""
     drafted.repeats, drafted.repeat_lower_bound = report.repeats, report.lower_bound
-    drafted.save(update_fields=["repeats", "repeat_lower_bound"])
+    drafted.repeat_verdict = report.verdict
+    return ["repeats", "repeat_lower_bound", "repeat_verdict"]
 
 
 def _reviewed(
@@ -176,7 +180,7 @@ def _reviewed(
     try:
         return seating.review_round(
             proposed,
-            entries=seatable_entries(tournament, number),
+            entries=selectors.seatable_entries(tournament=tournament, number=number),
             bounds=table_bounds(tournament),
             history=seating_history(tournament),
             bots=bot_entry_ids(tournament),
@@ -229,8 +233,7 @@ def _publish(tournament: Tournament, *, organiser: User) -> Round:
     Table.objects.bulk_update(tables, ["match"])
     drafted.status = Round.Status.PUBLISHED
     drafted.published_at = timezone.now()
-    drafted.repeats, drafted.repeat_lower_bound = report.repeats, report.lower_bound
-    drafted.save(update_fields=["status", "published_at", "repeats", "repeat_lower_bound"])
+    drafted.save(update_fields=["status", "published_at", *_repeats_note(drafted, report)])
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["status"])
     return drafted
