@@ -2,6 +2,8 @@
 right and saves what can (a correction recomputes the standings), bulk registration, printable
 sheets, and the standings page costs the same number of queries for any field size."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -476,3 +478,88 @@ def test_a_cancelled_tournament_has_no_result_links_and_its_result_page_says_why
         assert answer.redirect_chain == [(desk, 302)]
         assert messages_shown(answer) == [closed]
     assert not Table.objects.filter(round__tournament=tournament, recorded_at__isnull=False)
+
+
+# --- the desk's repeats, the draft at hand, and no step before a table can be seated ------------
+
+
+def twelve_after_round_one(human_event) -> Tournament:
+    """12 entries at tables of 4, round 1 played (each table won by its seat 0)."""
+    tournament = human_event(12, table_size=4, rounds=3)
+    first = services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    for table in first.tables.all():
+        end_match(table.match_id, won_by_seat_0(4, 20))
+    return tournament
+
+
+def desk(admin_client, tournament: Tournament) -> str:
+    return admin_client.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+
+
+def test_the_desk_states_the_fewest_repeats_of_twelve_at_tables_of_four(human_event, admin_client):
+    """The issue's evening: round 2 of 12 at tables of 4 repeats 3 pairings, the fewest possible
+    (three of each round-1 table's four meet again) — stated, not flagged."""
+    tournament = twelve_after_round_one(human_event)
+    step(admin_client, "next_round", tournament)
+
+    page = desk(admin_client, tournament)
+    assert "This round repeats 3 pairings: the fewest possible, given the rounds before." in page
+    assert 'class="errornote" id="desk-repeats"' not in page
+    assert Round.objects.get(tournament=tournament, number=2).repeat_verdict == "fewest"
+
+
+def test_a_draft_seated_worse_than_it_could_be_is_flagged_with_the_way_to_seat_it_again(
+    human_event, admin_client
+):
+    tournament = twelve_after_round_one(human_event)
+    step(admin_client, "draft", tournament)
+    first = Round.objects.get(tournament=tournament, number=1)
+    services.round_edit(  # round 1's tables again: 18 repeats where 3 will do
+        tournament_id=tournament.pk,
+        user=tournament.created_by,
+        tables=[table_seats(table) for table in first.tables.order_by("number")],
+    )
+
+    page = desk(admin_client, tournament)
+    assert "Round 2, drafted: not published yet" in page
+    assert 'class="errornote" id="desk-repeats"' in page
+    assert "This round repeats 18 pairings; the fewest possible is 3" in page
+    assert page.count('value="draft"') == 2  # the step, and the flag's own button
+    assert "Seat round 2 afresh" in page
+
+    step(admin_client, "draft", tournament)
+    assert Round.objects.get(tournament=tournament, number=2).repeats == 3
+
+
+def test_a_withdrawn_round_shows_its_draft_not_the_round_before(human_event, admin_client):
+    tournament = twelve_after_round_one(human_event)
+    step(admin_client, "next_round", tournament)
+    admin_client.post(f"{CHANGELIST}{tournament.pk}/rounds/2/withdraw/")
+    drafted = Round.objects.get(tournament=tournament, number=2)
+
+    page = desk(admin_client, tournament)
+    assert "Round 2, drafted: not published yet" in page
+    names = (
+        drafted.tables.get(number=1).seats.order_by("seat").values_list("entry__name", flat=True)
+    )
+    assert ", ".join(names) in page  # the draft's tables, at the desk
+    assert [label for _, label in _steps(page)] == [
+        "Publish round 2 as drafted",
+        "Seat round 2 afresh",
+    ]
+    assert f"/admin/tournaments/round/{drafted.pk}/seating/" in page
+    assert "Seat and publish round 2" not in page
+
+
+def _steps(page: str) -> list[tuple[str, str]]:
+    """The desk's step buttons: (step, label)."""
+    return re.findall(r'name="step" value="(\w+)" class="button[^"]*">([^<]+)</button>', page)
+
+
+def test_no_step_is_offered_before_a_table_can_be_seated(human_event, admin_client):
+    tournament = human_event(1, table_size=4)
+
+    page = desk(admin_client, tournament)
+    assert _steps(page) == []
+    assert "Register 1 more entry, present, to seat a table." in page
+    assert f"{CHANGELIST}{tournament.pk}/register/" in page

@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 
 from switchsite.problems import problem_classes
 from tournaments import selectors, services
@@ -207,41 +208,64 @@ class TournamentAdmin(DeskViews):
 
 
 def _desk(tournament: Tournament) -> dict[str, Any]:
-    """What the desk panel of the tournament's page shows: the next steps, the current round's
-    tables with their results, the ways back (withdraw the round while none of its tables has a
-    result, cancel the tournament until it is finished; each asks for confirmation) and the
-    entries, with their buttons until the tournament is finished or cancelled."""
+    """What the desk panel of the tournament's page shows: the next steps (the first is the one
+    to take), the round at hand — the drafted round when there is one, else the latest published
+    — with its tables, results and repeats, the ways back (withdraw the round while none of its
+    tables has a result, cancel the tournament until it is finished; each asks for
+    confirmation), and the entries, with their buttons until the tournament is finished or
+    cancelled. While too few entries are present to seat a table, no step is offered: the desk
+    says how many more to register."""
     seated = selectors.round_seating(
         rounds=selectors.tournament_detail(tournament=tournament)["rounds"], number=None
     )
-    drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first()
+    drafted = selectors.draft_seating(tournament=tournament)
     ways_back = []
+    # How to seat the round shown again, while it can be (repeats.html).
+    reseat: tuple[str, str, str | None] | None = None
     if (
-        tournament.status == Tournament.Status.RUNNING
+        drafted is None
+        and tournament.status == Tournament.Status.RUNNING
         and seated is not None
         and not any(table["recorded"] for table in seated["tables"])
     ):
         url = reverse(
             "admin:tournaments_tournament_round_withdraw", args=[tournament.pk, seated["number"]]
         )
-        ways_back.append((url, f"Withdraw round {seated['number']}"))
+        ways_back.append((url, _("Withdraw round %(number)s") % {"number": seated["number"]}))
+        reseat = (url, _("Withdraw it to seat it again"), None)
     still_open = tournament.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
     if still_open:
         url = reverse("admin:tournaments_tournament_cancel", args=[tournament.pk])
-        ways_back.append((url, "Cancel the tournament"))
-    steps = []
-    if tournament.status == Tournament.Status.REGISTERING:
-        steps = [("start", "Start: seat and publish round 1"), ("draft", "Seat round 1 as a draft")]
-    elif tournament.status == Tournament.Status.ROUND_COMPLETE:
-        steps = [("next_round", "Seat and publish the next round"), ("draft", "Seat it as a draft")]
+        ways_back.append((url, _("Cancel the tournament")))
+    steps: list[tuple[str, str]] = []
+    missing = 0
     if drafted is not None:
-        steps = [("publish", f"Publish round {drafted.number}"), *steps]
+        number = drafted["number"]
+        steps = [
+            ("publish", _("Publish round %(number)s as drafted") % {"number": number}),
+            ("draft", _("Seat round %(number)s afresh") % {"number": number}),
+        ]
+        step_url = reverse("admin:tournaments_tournament_step", args=[tournament.pk])
+        reseat = (step_url, steps[1][1], "draft")
+    elif tournament.status in (Tournament.Status.REGISTERING, Tournament.Status.ROUND_COMPLETE):
+        missing = selectors.entries_missing(tournament=tournament)
+        number = seated["number"] + 1 if seated else 1
+        if not missing:
+            steps = [
+                (
+                    "start" if number == 1 else "next_round",
+                    _("Seat and publish round %(number)s") % {"number": number},
+                ),
+                ("draft", _("Seat round %(number)s as a draft") % {"number": number}),
+            ]
     return {
         "desk_steps": steps,
         "desk_draft": drafted,
+        "desk_missing": missing,
         "desk_ways_back": ways_back,
         # Entries are registered, checked in and withdrawn only until the end.
         "desk_open": still_open,
-        "desk_round": seated,
+        "desk_round": drafted or seated,
+        "desk_reseat": reseat,
         "desk_entries": list(tournament.entries.order_by("name")),
     }
