@@ -100,18 +100,14 @@ class StaleVersion(ServiceError):
 
 
 class CursorExpired(ServiceError):
-    """The events after the client's cursor were removed by retention: it resumes from ``oldest``."""
+    """The client's cursor leads to no events that follow it: those were removed by retention,
+    or the cursor is beyond the last event or of another incarnation of the database (a restore).
+    It re-reads what it needs and resumes from ``oldest`` or ``last``, in ``incarnation``."""
 
     status, code = 410, "cursor_expired"
 
-    def __init__(self, oldest: int) -> None:
-        super().__init__(
-            gettext(
-                "The events after this cursor are no longer kept; the oldest kept is %(oldest)s."
-            )
-            % {"oldest": oldest},
-            oldest=oldest,
-        )
+    def __init__(self, detail: str, *, oldest: int, last: int, incarnation: str) -> None:
+        super().__init__(detail, oldest=oldest, last=last, incarnation=incarnation)
 
 
 class InvalidChallenge(ServiceError):

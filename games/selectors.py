@@ -7,7 +7,7 @@ public part. Once a match is over its whole log may be revealed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,7 @@ from games.models import (
 from switchgame import catalog, ratings
 from switchgame.protocol import Event, GameState
 from switchgame.shuffle import seed_commitment
+from switchsite import incarnation
 from switchsite.models import ApiToken
 
 REVEALED_STATUSES = frozenset({Match.Status.FINISHED, Match.Status.ABANDONED})
@@ -202,17 +203,25 @@ class LogPage:
     count: int | None  # how many there are after it (None: not counted)
 
 
-def match_log_page(*, match_id: int, after: int, limit: int, counted: bool = True) -> LogPage:
-    """Up to ``limit`` events of the match's log after ``after``, and whether the match is over —
-    read first, so that "over" implies that its last event is among those after it (a reader
-    that waits reads the match again each time: its status decides what is revealed). Streams
-    need no count, and save its query."""
+def match_log_page(
+    *, match_id: int, after: int, incarnation: str, limit: int, counted: bool = True
+) -> LogPage:
+    """Up to ``limit`` events of the match's log after ``after`` (a cursor of ``incarnation``:
+    :func:`cursor_check`), and whether the match is over — read first, so that "over" implies
+    that its last event is among those after it (a reader that waits reads the match again each
+    time: its status decides what is revealed). Streams need no count, and save its query."""
     match = match_get(match_id=match_id)
     seats = tuple(match.seats.all())
-    pending = MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")
+    log = MatchEvent.objects.filter(match=match).order_by("seq")
+    pending = log.filter(seq__gt=after)
     count = pending.count() if counted else None
     records = tuple(pending[:limit])
-    cursor_check(after=after, first=records[0].seq if records else None, last=match.last_event_seq)
+    cursor_check(
+        Cursor(after, incarnation),
+        first=records[0].seq if records else None,
+        last=match.last_event_seq,
+        oldest=lambda: log.values_list("seq", flat=True).first(),
+    )
     return LogPage(seats, match.status in REVEALED_STATUSES, records, count)
 
 
@@ -222,15 +231,40 @@ def events_seen(page: LogPage, *, user: User) -> list[dict[str, Any]]:
     return [event_as_seen(e, seat=seat, reveal_all=page.over) for e in page.records]
 
 
-def cursor_check(*, after: int, first: int | None, last: int) -> None:
-    """Raise ``CursorExpired`` when events after ``after`` are gone (retention removed them): the
-    first one found is not the next, or none is found though the log (or feed) goes to ``last``.
-    Costs no query: the caller has read the page and the counter already."""
-    if first is None:
-        if after < last:
-            raise errors.CursorExpired(oldest=last + 1)
-    elif first > after + 1:
-        raise errors.CursorExpired(oldest=first)
+@dataclass(frozen=True)
+class Cursor:
+    """A client's place in a match's log or a feed: the last ``seq`` it has, in the database
+    ``incarnation`` that numbered it (:mod:`switchsite.incarnation`)."""
+
+    after: int
+    incarnation: str
+
+
+def cursor_check(
+    cursor: Cursor, *, first: int | None, last: int, oldest: Callable[[], int | None]
+) -> None:
+    """Raise ``CursorExpired`` when the events that follow ``cursor`` cannot be given: it is of
+    another incarnation of the database (a restore numbered events again) or beyond ``last`` (the
+    log's or feed's last ``seq`` now), or what follows it is gone (retention removed it: the first
+    event found is not the next, or none is found though the log goes on to ``last``). Costs no
+    query unless it raises: the caller has read the page and the counter; ``oldest()`` reads the
+    first ``seq`` still kept."""
+    now = incarnation.current()
+    if cursor.incarnation != now:
+        detail = "This cursor is of another incarnation of the database (it was restored)."
+    elif cursor.after > last:
+        detail = f"This cursor is beyond the last event, {last}."
+    elif cursor.after < last if first is None else first > cursor.after + 1:
+        detail = "The events after this cursor are no longer kept."
+    else:
+        return
+    kept = oldest() or last + 1
+    raise errors.CursorExpired(
+        f"{detail} The oldest event kept is {kept}, the last {last}.",
+        oldest=kept,
+        last=last,
+        incarnation=now,
+    )
 
 
 def match_log(*, match: Match) -> list[dict[str, Any]]:
@@ -262,13 +296,24 @@ def event_as_seen(
 
 
 def feed_events(
-    *, player: Player, after: int, limit: int, counted: bool = True
+    *, player: Player, after: int, incarnation: str, limit: int, counted: bool = True
 ) -> tuple[list[dict[str, Any]], int | None]:
-    """The player's feed after ``after``, oldest first, and how many entries (if ``counted``)."""
-    pending = FeedEvent.objects.filter(player=player, seq__gt=after).order_by("seq")
+    """The player's feed after ``after`` (a cursor of ``incarnation``: :func:`cursor_check`),
+    oldest first, and how many entries (if ``counted``)."""
+    feed = FeedEvent.objects.filter(player=player).order_by("seq")
+    pending = feed.filter(seq__gt=after)
     count = pending.count() if counted else None
     page = list(pending[:limit])
-    cursor_check(after=after, first=page[0].seq if page else None, last=player.feed_seq)
+    # The profile was read when the request came; a stream's cursor moves on past its counter.
+    last = max(player.feed_seq, page[-1].seq if page else 0)
+    if after > last:
+        last = Player.objects.filter(pk=player.pk).values_list("feed_seq", flat=True).get()
+    cursor_check(
+        Cursor(after, incarnation),
+        first=page[0].seq if page else None,
+        last=last,
+        oldest=lambda: feed.values_list("seq", flat=True).first(),
+    )
     return [
         {
             "seq": e.seq,

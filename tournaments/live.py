@@ -39,13 +39,14 @@ def changed(tournament: Tournament) -> None:
 
 
 def revision_events(tournament_id: int, after: int) -> tuple[list[dict[str, Any]], bool]:
-    """One ``changed`` event if the revision is past ``after``; over when the tournament is gone."""
+    """One ``changed`` event if the revision is not ``after`` — past it, or behind it after the
+    database was restored from a dump; over when the tournament is gone."""
     revision = (
         Tournament.objects.filter(pk=tournament_id).values_list("revision", flat=True).first()
     )
     if revision is None:
         return [], True
-    if revision <= after:
+    if revision == after:
         return [], False
     return [{"seq": revision, "type": "changed", "tournament": tournament_id}], False
 

@@ -19,11 +19,12 @@ from games import notifier, selectors, services
 from games.api import serializers as s
 from games.api import typed, waiting
 from switchgame import bots, catalog
+from switchsite import incarnation
 from switchsite.api.asyncviews import AsyncAPIView
 from switchsite.api.idempotency import idempotent
 from switchsite.api.pagination import ListPagination, PageQuerySerializer
 from switchsite.api.parsing import parsed, parsed_query
-from switchsite.api.schema import IDEMPOTENCY_KEY, SSE_EVENT, problems
+from switchsite.api.schema import IDEMPOTENCY_KEY, INCARNATION_HEADER, SSE_EVENT, problems
 from switchsite.asyncdb import run_shared, run_sync
 from switchsite.encoding import json_bytes
 from switchsite.requests import AuthenticatedRequest
@@ -31,6 +32,19 @@ from switchsite.requests import AuthenticatedRequest
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID", str, OpenApiParameter.HEADER, description="Resume after this event's seq."
 )
+INCARNATION = OpenApiParameter(
+    "incarnation",
+    str,
+    OpenApiParameter.QUERY,
+    description=f"The `{INCARNATION_HEADER}` your cursor came with: a cursor of another incarnation "
+    "of the database (it was restored) is answered 410 `cursor_expired`.",
+)
+
+
+async def cursor_incarnation(request: Request) -> str:
+    """The incarnation of the database the caller's cursor was numbered in: the one it sent back,
+    else the current one (checked at every read: a restore during the request is then seen)."""
+    return request.query_params.get("incarnation") or await incarnation.current_async()
 
 
 def view_of(play: selectors.MatchInPlay, request: AuthenticatedRequest) -> dict[str, Any]:
@@ -294,64 +308,68 @@ class MatchResignView(APIView):
         return Response(view_of(play, request))
 
 
-def _page(
-    request: Request, results: list[dict[str, Any]], count: int, limit: int
-) -> dict[str, Any]:
-    """The list envelope for event logs: ``next`` resumes after the last event returned."""
+def _page(request: Request, page: waiting.Page, limit: int, of_incarnation: str) -> Response:
+    """The list envelope for event logs: ``next`` resumes after the last event returned; the
+    answer says which incarnation of the database the events are of."""
+    results, count = page
     next_url = None
     if count > len(results):
         next_url = request.build_absolute_uri(
-            f"{request.path}?after={results[-1]['seq']}&limit={limit}"
+            f"{request.path}?after={results[-1]['seq']}&limit={limit}&incarnation={of_incarnation}"
         )
-    return {"count": count, "next": next_url, "previous": None, "results": results}
+    envelope = {"count": count, "next": next_url, "previous": None, "results": results}
+    return Response(envelope, headers={INCARNATION_HEADER: of_incarnation})
 
 
 class MatchEventsView(SeatLinkOwnSeat, AsyncAPIView):
     @extend_schema(
-        parameters=[s.EventsQuerySerializer],
+        parameters=[s.EventsQuerySerializer, INCARNATION],
         responses={200: s.EventPageSerializer, **problems(400, 401, 404, 410)},
         summary="Events after a sequence number (long poll with wait)",
     )
     async def get(self, request: AuthenticatedRequest, match_id: int) -> Response:
         query = parsed_query(s.EventsQuerySerializer, request.query_params)
+        of_incarnation = await cursor_incarnation(request)
 
         async def read() -> waiting.Page:
             page = await run_shared(
                 selectors.match_log_page,
                 match_id=match_id,
                 after=query["after"],
+                incarnation=of_incarnation,
                 limit=query["limit"],
             )
             assert page.count is not None  # counted: the default
             return selectors.events_seen(page, user=request.user), page.count
 
-        results, count = await waiting.long_poll(
-            read, [notifier.match_topic(match_id)], query["wait"]
-        )
-        return Response(_page(request, results, count, query["limit"]))
+        page = await waiting.long_poll(read, [notifier.match_topic(match_id)], query["wait"])
+        return _page(request, page, query["limit"], of_incarnation)
 
 
 class FeedEventsView(SeatLinkOwnFeed, AsyncAPIView):
     @extend_schema(
-        parameters=[s.EventsQuerySerializer],
+        parameters=[s.EventsQuerySerializer, INCARNATION],
         responses={200: s.FeedPageSerializer, **problems(400, 401, 410)},
         summary="Your own feed across all matches (long poll with wait)",
     )
     async def get(self, request: AuthenticatedRequest) -> Response:
         query = parsed_query(s.EventsQuerySerializer, request.query_params)
+        of_incarnation = await cursor_incarnation(request)
         player = await run_sync(services.player_profile, user=request.user)
 
         async def read() -> waiting.Page:
             results, count = await run_shared(
-                selectors.feed_events, player=player, after=query["after"], limit=query["limit"]
+                selectors.feed_events,
+                player=player,
+                after=query["after"],
+                incarnation=of_incarnation,
+                limit=query["limit"],
             )
             assert count is not None  # counted: the default
             return results, count
 
-        results, count = await waiting.long_poll(
-            read, [notifier.feed_topic(request.user.pk)], query["wait"]
-        )
-        return Response(_page(request, results, count, query["limit"]))
+        page = await waiting.long_poll(read, [notifier.feed_topic(request.user.pk)], query["wait"])
+        return _page(request, page, query["limit"], of_incarnation)
 
 
 class EventStreamRenderer(BaseRenderer):
@@ -371,10 +389,11 @@ def _resume_point(request: Request) -> int:
     return int(last_id) if last_id.isdigit() else 0
 
 
-def _stream_response(events: AsyncIterator[str]) -> StreamingHttpResponse:
+def _stream_response(events: AsyncIterator[str], of_incarnation: str) -> StreamingHttpResponse:
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
+    response[INCARNATION_HEADER] = of_incarnation
     return response
 
 
@@ -386,42 +405,55 @@ class StreamView(AsyncAPIView):
 
 class MatchStreamView(SeatLinkOwnSeat, StreamView):
     @extend_schema(
-        parameters=[LAST_EVENT_ID],
+        parameters=[LAST_EVENT_ID, INCARNATION],
         responses={(200, "text/event-stream"): SSE_EVENT, **problems(401, 404, 406, 410)},
         summary="The match's events as Server-Sent Events",
     )
     async def get(self, request: AuthenticatedRequest, match_id: int) -> StreamingHttpResponse:
+        of_incarnation = await cursor_incarnation(request)
+
         async def read(after: int, limit: int = waiting.STREAM_BATCH) -> waiting.Batch:
             page = await run_shared(
-                selectors.match_log_page, match_id=match_id, after=after, limit=limit, counted=False
+                selectors.match_log_page,
+                match_id=match_id,
+                after=after,
+                incarnation=of_incarnation,
+                limit=limit,
+                counted=False,
             )
             return selectors.events_seen(page, user=request.user), page.over
 
         after = _resume_point(request)
         await read(after, 1)  # 404 or 410 before the stream starts
-        return _stream_response(waiting.event_stream(read, [notifier.match_topic(match_id)], after))
+        events = waiting.event_stream(read, [notifier.match_topic(match_id)], after)
+        return _stream_response(events, of_incarnation)
 
 
 class FeedStreamView(SeatLinkOwnFeed, StreamView):
     @extend_schema(
-        parameters=[LAST_EVENT_ID],
+        parameters=[LAST_EVENT_ID, INCARNATION],
         responses={(200, "text/event-stream"): SSE_EVENT, **problems(401, 406, 410)},
         summary="Your own feed as Server-Sent Events",
     )
     async def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:
+        of_incarnation = await cursor_incarnation(request)
         player = await run_sync(services.player_profile, user=request.user)
 
         async def read(after: int, limit: int = waiting.STREAM_BATCH) -> waiting.Batch:
             events, _ = await run_shared(
-                selectors.feed_events, player=player, after=after, limit=limit, counted=False
+                selectors.feed_events,
+                player=player,
+                after=after,
+                incarnation=of_incarnation,
+                limit=limit,
+                counted=False,
             )
             return events, False
 
         after = _resume_point(request)
         await read(after, 1)  # 410 before the stream starts
-        return _stream_response(
-            waiting.event_stream(read, [notifier.feed_topic(request.user.pk)], after)
-        )
+        events = waiting.event_stream(read, [notifier.feed_topic(request.user.pk)], after)
+        return _stream_response(events, of_incarnation)
 
 
 # --- challenges --------------------------------------------------------------------------------

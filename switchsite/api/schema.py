@@ -27,6 +27,16 @@ class ProblemSerializer(serializers.Serializer):
         required=False,
         help_text="`cursor_expired` only: the first `seq` still kept; resume with `after` = oldest − 1.",
     )
+    last = serializers.IntegerField(
+        required=False,
+        help_text="`cursor_expired` only: the last `seq` now; resume with `after` = last after "
+        "reading the match (or your matches) again.",
+    )
+    incarnation = serializers.CharField(
+        required=False,
+        help_text="`cursor_expired` only: the incarnation of the database now, to send with the "
+        "new cursor.",
+    )
 
 
 PROBLEM = OpenApiResponse(ProblemSerializer, description="A problem document (RFC 9457).")
@@ -89,6 +99,15 @@ _ANY_OPERATION = (400, 406, 429, 503)
 _SIGNED_IN, _WITH_BODY, _IDEMPOTENT = (401, 403), (413, 415), (422,)
 
 
+# The answers of the event endpoints (long polls and streams) say which incarnation of the
+# database their events are of (switchsite.incarnation); clients send it back with their cursor.
+INCARNATION_HEADER = "Switch-Incarnation"
+INCARNATION_HEADER_SCHEMA = {
+    "description": "The incarnation of the database these events are of: send it back as "
+    "`incarnation` with the cursor.",
+    "schema": {"type": "string"},
+}
+
 # Every answer of the API carries the caller's tightest rate limit (switchsite.api.throttling).
 RATE_LIMIT_HEADERS = {
     "RateLimit-Limit": {
@@ -110,17 +129,25 @@ def every_operations_problems(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
     """drf-spectacular's post-processing hook: every operation lists the problems any request may
-    get besides its own, every answer the rate limit headers, and request bodies refuse fields they
-    do not declare
+    get besides its own, every answer the rate limit headers (the event endpoints' events their
+    incarnation too), and request bodies refuse fields they do not declare
     (``additionalProperties: false``, as :func:`switchsite.api.parsing.parsed` does)."""
     problem = {
         "description": "A problem document (RFC 9457).",
         "content": {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
     }
-    result["components"]["headers"] = RATE_LIMIT_HEADERS
+    result["components"]["headers"] = {
+        **RATE_LIMIT_HEADERS,
+        INCARNATION_HEADER: INCARNATION_HEADER_SCHEMA,
+    }
     quota_headers = {name: {"$ref": f"#/components/headers/{name}"} for name in RATE_LIMIT_HEADERS}
     for methods in result["paths"].values():
         for operation in methods.values():
+            if any(p.get("name") == "incarnation" for p in operation.get("parameters", [])):
+                events = operation["responses"]["200"]
+                events["headers"] = {
+                    INCARNATION_HEADER: {"$ref": f"#/components/headers/{INCARNATION_HEADER}"}
+                }
             statuses = list(_ANY_OPERATION)
             if any(operation.get("security", [])):  # none, or only {}: open to anyone
                 statuses += _SIGNED_IN

@@ -166,9 +166,11 @@ def test_idle_waiters_make_no_query_and_hold_no_thread_until_a_commit_wakes_them
 
 
 def test_closing_ends_streams_cleanly_and_answers_long_polls(table: Table):
+    feed_end = FeedEvent.objects.filter(player_id=table.player_ids[1]).count()
+
     async def scenario() -> None:
         stream = Call(f"/api/v1/matches/{table.match_id}/stream/", table.tokens[0])
-        poll = Call("/api/v1/players/me/events/", table.tokens[1], "after=1000&wait=20")
+        poll = Call("/api/v1/players/me/events/", table.tokens[1], f"after={feed_end}&wait=20")
         await until(lambda: notifier.hub.waiter_count() == 2)
 
         notifier.close()
