@@ -32,12 +32,24 @@ from collections.abc import Iterator
 from typing import Any
 
 
+class CursorExpired(Exception):
+    """410 ``cursor_expired``: the feed cannot go on from the bot's cursor (the server's database
+    was restored from a backup, or old entries were cleared away). ``problem`` says from where."""
+
+    def __init__(self, problem: dict[str, Any]) -> None:
+        super().__init__(problem["detail"])
+        self.problem = problem
+
+
 class Api:
     """JSON over HTTP with the bot's token."""
 
     def __init__(self, server: str) -> None:
         self.base = server.rstrip("/") + "/api/v1"
         self.token = ""
+        # The database incarnation the feed's numbers belong to (docs/api.md, "Restores"): sent
+        # back with the cursor, so that a cursor from before a restore is refused, not misread.
+        self.incarnation = ""
 
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
@@ -63,10 +75,18 @@ class Api:
     def feed(self, after: int) -> Iterator[dict[str, Any]]:
         """The bot's feed as Server-Sent Events, from after ``after``, until the server ends the
         stream (it does every minute or so; the caller reconnects with the last ``seq``)."""
-        request = urllib.request.Request(self.base + "/players/me/stream/")
+        query = f"?incarnation={self.incarnation}" if self.incarnation else ""
+        request = urllib.request.Request(self.base + "/players/me/stream/" + query)
         request.add_header("Authorization", f"Token {self.token}")
         request.add_header("Last-Event-ID", str(after))
-        with urllib.request.urlopen(request, timeout=90) as stream:
+        try:
+            stream = urllib.request.urlopen(request, timeout=90)
+        except urllib.error.HTTPError as error:
+            if error.code == 410:
+                raise CursorExpired(json.load(error)) from None
+            raise
+        with stream:
+            self.incarnation = stream.headers["Switch-Incarnation"]
             data = []
             for raw in stream:
                 line = raw.decode().rstrip("\n")
@@ -175,6 +195,12 @@ class Bot:
                         print(f"match {data['match']} ended: {outcome}")
                         if ended >= matches_wanted:
                             return
+            except CursorExpired as expired:
+                # Go on from the feed's end as it is now, after reading what may have been missed.
+                print(f"{expired}: catching up")
+                self.api.incarnation = expired.problem["incarnation"]
+                after = expired.problem["last"]
+                self.catch_up()
             except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
                 print(f"stream interrupted ({error}); reconnecting")
                 time.sleep(1)
