@@ -251,16 +251,17 @@ def cursor_check(
     first ``seq`` still kept."""
     now = incarnation.current()
     if cursor.incarnation != now:
-        detail = "This cursor is of another incarnation of the database (it was restored)."
+        why = gettext("This cursor is of another incarnation of the database: it was restored.")
     elif cursor.after > last:
-        detail = f"This cursor is beyond the last event, {last}."
+        why = gettext("This cursor is beyond the last event.")
     elif cursor.after < last if first is None else first > cursor.after + 1:
-        detail = "The events after this cursor are no longer kept."
+        why = gettext("The events after this cursor are no longer kept.")
     else:
         return
     kept = oldest() or last + 1
+    bounds = gettext("The oldest event kept is %(oldest)s, the last %(last)s.")
     raise errors.CursorExpired(
-        f"{detail} The oldest event kept is {kept}, the last {last}.",
+        f"{why} {bounds % {'oldest': kept, 'last': last}}",
         oldest=kept,
         last=last,
         incarnation=now,
