@@ -7,6 +7,7 @@ so it works on any machine; production points ``DATABASE_URL`` at PostgreSQL and
 a bad one stops the process with one line naming the variable, never a traceback.
 """
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "games",
     "tournaments",
     "play",
@@ -94,6 +96,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: a login refused for too many failures answers 429 (switchsite.logins).
+    "axes.middleware.AxesMiddleware",
 ]
 
 # Paths without their trailing slash are served, not redirected (switchsite.middleware).
@@ -176,6 +180,26 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Logins that resist guessing (switchsite.logins): django-axes counts failed logins of the admin
+# and of POST /api/v1/auth/token/ per account and per address, and after LOGIN_FAILURE_LIMIT of
+# either within LOGIN_LOCKOUT_MINUTES refuses them (429, Retry-After) until that long after the
+# last one. Failures made while locked out are not counted: the lockout ends when it says.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.integer("LOGIN_FAILURE_LIMIT", default=10, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env.integer("LOGIN_LOCKOUT_MINUTES", default=15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "switchsite.logins.lockout_response"
+# A successful login by one account must not clear the failures counted against its address.
+AXES_RESET_ON_SUCCESS = False
+# No row per successful login (the API's token endpoint is asked by every bot as it starts).
+AXES_DISABLE_ACCESS_LOG = True
+# No banner on every process's start (its failures and lockouts are still logged, as warnings).
+AXES_VERBOSE = False
 
 # Languages (docs/operations.md, "Languages"): each request is answered in the language chosen with
 # the switcher (a cookie), else the first of Accept-Language the service speaks, else LANGUAGE_CODE;

@@ -108,7 +108,10 @@ class TokenView(APIView):
     def post(self, request: Request) -> Response:
         data = parsed(s.TokenRequestSerializer, request.data)
         token = services.token_obtain(
-            username=data["username"], password=data["password"], rotate=data["rotate"]
+            request=request._request,  # the attempt django-axes counts and marks as locked out
+            username=data["username"],
+            password=data["password"],
+            rotate=data["rotate"],
         )
         return Response({"token": token})
 

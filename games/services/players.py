@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
@@ -51,10 +52,13 @@ def name_key(username: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
 
 
-def token_obtain(*, username: str, password: str, rotate: bool = False) -> str:
+def token_obtain(
+    *, request: HttpRequest, username: str, password: str, rotate: bool = False
+) -> str:
     """The API token of the user with these credentials; with ``rotate``, a new one that replaces
-    (and so revokes) the old one."""
-    user = authenticate(username=username, password=password)
+    (and so revokes) the old one. ``request`` is the login attempt, counted per account and per
+    address (``switchsite.logins``): after too many failures the right password is refused too."""
+    user = authenticate(request, username=username, password=password)
     if user is None:
         raise errors.InvalidCredentials(gettext("The username or password is wrong."))
     with transaction.atomic():

@@ -1,10 +1,10 @@
 """The client's address (``switchsite.serving.addresses``): only what the trusted proxies wrote is
-believed, so a client that forges ``X-Forwarded-For`` is still the caller it is — and still
-throttled."""
+believed, so a client that forges ``X-Forwarded-For`` is still the caller it is — still throttled,
+and still locked out after too many failed logins."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -41,12 +41,12 @@ def test_the_client_is_what_the_outermost_trusted_proxy_wrote(headers, trusted, 
 
 
 async def asgi_post(
-    path: str, headers: list[tuple[bytes, bytes]]
+    path: str, headers: list[tuple[bytes, bytes]], username: str = "nobody"
 ) -> tuple[int, dict[bytes, bytes]]:
-    """One request through the service's ASGI application, as uvicorn hands it over from the
-    proxy at PROXY."""
+    """A wrong password posted through the service's ASGI application, as uvicorn hands it over
+    from the proxy at PROXY."""
     answer: dict[str, Any] = {}
-    body = b'{"username": "nobody", "password": "wrong-password"}'
+    body = f'{{"username": "{username}", "password": "wrong-password"}}'.encode()
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -57,7 +57,12 @@ async def asgi_post(
         "raw_path": path.encode(),
         "query_string": b"",
         "root_path": "",
-        "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"), *headers],
+        "headers": [
+            (b"host", b"127.0.0.1"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            *headers,
+        ],
         "client": (PROXY, 50000),
         "server": ("127.0.0.1", 80),
     }
@@ -80,18 +85,12 @@ def test_a_client_forging_x_forwarded_for_is_still_throttled(settings):
     """Behind one proxy that appends the address it was reached from, a new forged address per
     request does not make a new caller: the token endpoint's per-address limit still holds."""
     settings.TRUSTED_PROXIES = 1
-    # The server's threads count in the cache without this test's key prefix.
+    settings.AXES_FAILURE_LIMIT = 1000  # the login lockout is the next test's
     counters, key = caches.create_connection("default"), f"throttle_registration_{CLIENT}"
-    counters.delete(key)
+    counters.delete(key)  # the server's threads count without this test's cache key prefix
     limit = int(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["registration"].split("/")[0])
 
-    async def guesses() -> list[tuple[int, dict[bytes, bytes]]]:
-        return [
-            await asgi_post("/api/v1/auth/token/", forwarded(f"198.51.100.{n}, {CLIENT}"))
-            for n in range(limit + 1)
-        ]
-
-    answers = run_in_own_loop(guesses())
+    answers = guesses(limit + 1, username=lambda n: "nobody")
 
     assert [status for status, _ in answers[:limit]] == [400] * limit  # wrong password
     status, headers = answers[limit]
@@ -99,3 +98,34 @@ def test_a_client_forging_x_forwarded_for_is_still_throttled(settings):
     assert int(headers[b"retry-after"]) > 0
     assert len(counters.get(key)) == limit  # counted as the client's, not the proxy's
     counters.delete(key)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_guessing_other_accounts_under_made_up_addresses_is_locked_out_by_address(settings):
+    """The login lockout (django-axes, on the thread pool the ASGI application serves the token
+    endpoint from) counts the client's address too: a new account and a new forged address per
+    guess are still one address."""
+    settings.TRUSTED_PROXIES = 1
+    caches.create_connection("default").delete(f"throttle_registration_{CLIENT}")
+    limit = settings.AXES_FAILURE_LIMIT
+
+    answers = guesses(limit, username=lambda n: f"u{n}")
+
+    assert [status for status, _ in answers] == [400] * (limit - 1) + [429]
+    assert int(answers[-1][1][b"retry-after"]) > 60
+
+
+def guesses(count: int, username: Callable[[int], str]) -> list[tuple[int, dict[bytes, bytes]]]:
+    """``count`` wrong passwords from CLIENT, each under a new forged address."""
+
+    async def each() -> list[tuple[int, dict[bytes, bytes]]]:
+        return [
+            await asgi_post(
+                "/api/v1/auth/token/",
+                forwarded(f"198.51.100.{n}, {CLIENT}"),
+                username=username(n),
+            )
+            for n in range(count)
+        ]
+
+    return run_in_own_loop(each())
