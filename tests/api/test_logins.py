@@ -90,3 +90,18 @@ def test_the_admin_login_locks_out_guessing_with_a_page_that_says_when(settings,
         assert int(answer["Retry-After"]) > 0
         assert "Too many failed logins" in answer.content.decode()
     assert "_auth_user_id" not in client.session
+
+
+def test_the_lockout_is_explained_in_the_callers_language(settings, dora):
+    guess_until_locked(settings, "dora", ATTACKER)
+
+    refused = APIClient().post(
+        "/api/v1/auth/token/",
+        {"username": "dora", "password": PASSWORD},
+        format="json",
+        REMOTE_ADDR=ATTACKER,
+        HTTP_ACCEPT_LANGUAGE="fr",
+    )
+
+    body = assert_problem(refused, 429, "throttled")  # the code never changes with the language
+    assert body["detail"].startswith("Trop de connexions manquées pour ce compte")
