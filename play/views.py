@@ -66,6 +66,16 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     )
 
 
+def replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _page(
+        request,
+        module="replay",
+        root="replay",
+        title=_("Replay of match %(number)s") % {"number": match_id},
+        match=match_id,
+    )
+
+
 def seat(request: HttpRequest, secret: str) -> HttpResponse:
     response = _page(
         request, module="seat", root="seat", title=_("Your table"), secret_address=True

@@ -262,7 +262,7 @@ export function mountTable(root, options) {
   }
 
   /**
-   * After the result: Play again (a seated player).
+   * After the result: Play again (a seated player) and the replay.
    *
    * @param {TableState} state
    */
@@ -282,6 +282,8 @@ export function mountTable(root, options) {
             gettext("Play again"),
           )
         : null,
+      " ",
+      h("a", { href: `/play/matches/${view.id}/replay/` }, gettext("Watch the replay")),
       again.stage === "challenged"
         ? h(
             "span",

@@ -1,0 +1,103 @@
+"""The end of a match and its replay, in a real browser: the score explained, Play again (the
+same game, the bots kept), and /play/matches/N/replay/ stepping through every hand by buttons,
+keys and a shared link — for both games, and in French."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Page, expect
+
+from games import selectors, services
+from tests.browser.play import PASSWORD, sign_in
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def finished_match(username: str, ruleset: str, seats: int, **settings: Any) -> int:
+    """A match of ``username`` against random bots, played to its end through the services."""
+    user = get_user_model().objects.create_user(username, password=PASSWORD)
+    bots = [{"seat": seat, "strategy": "random"} for seat in range(1, seats)]
+    match = services.match_create(
+        creator=user, ruleset=ruleset, seats=seats, bots_wanted=bots, **settings
+    )
+    services.match_start(match_id=match.pk, user=user)
+    choose = random.Random(match.pk).choice  # the first listed play can loop for thousands of turns
+    for _ in range(1500):
+        view = selectors.match_view_for(match_id=match.pk, user=user)
+        if view["status"] != "active":
+            return match.pk
+        moves = view["legal_moves"]
+        takes = [m for m in moves if m["action"] == "play"] or [
+            m for m in moves if m["action"] == "move" and view["grid"][m["to"][0]][m["to"][1]]
+        ]
+        services.action_apply(match_id=match.pk, user=user, action=choose(takes or moves))
+    raise AssertionError("the match did not end")
+
+
+def step(page: Page) -> int:
+    return int(page.locator("#replay").get_attribute("data-step") or 0)
+
+
+def test_the_end_explains_the_score_plays_again_and_replays_every_hand(play_contexts):
+    match_id = finished_match("emma", "switch", 2)
+    page = play_contexts[0].new_page()
+    sign_in(page, "emma", f"/play/matches/{match_id}/")
+
+    result = page.get_by_role("region", name="Result")
+    expect(result).to_contain_text("wins the match")
+    expect(result).to_contain_text("French tally of the cards left in the other hands")
+    expect(result.locator(".sum, .tally").first).to_be_visible()  # where the points come from
+
+    page.get_by_role("link", name="Watch the replay").click()
+    page.wait_for_url(f"**/play/matches/{match_id}/replay/")
+    expect(page.get_by_role("status").first).to_contain_text(re.compile(r"Step 1 of \d+"))
+    hands = page.get_by_role("region", name="Every hand")
+    expect(hands.get_by_role("img").first).to_be_visible()  # a hand face up
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay")).to_have_attribute("data-step", "2")
+    page.keyboard.press("End")
+    last = step(page)
+    assert last > 2
+    expect(page.locator(".replay-said")).to_contain_text("The match is over")
+    page.get_by_role("button", name="Back").click()
+    expect(page.locator("#replay")).to_have_attribute("data-step", str(last - 1))
+    page.keyboard.press("Home")
+    expect(page.locator("#replay")).to_have_attribute("data-step", "1")
+    # The address says where the replay stands: a link to share.
+    page.keyboard.press("ArrowRight")
+    shared = page.url
+    assert shared.endswith("?step=2")
+    other = play_contexts[1].new_page()
+    get_user_model().objects.create_user("finn", password=PASSWORD)
+    sign_in(other, "finn", "/" + shared.split("//", 1)[1].split("/", 1)[1])
+    expect(other.locator("#replay")).to_have_attribute("data-step", "2")
+
+    # Play again: the same game against the same bot, started at once.
+    page.goto(f"/play/matches/{match_id}/")
+    page.get_by_role("button", name="Play again").click()
+    page.wait_for_url(re.compile(rf"/play/matches/(?!{match_id}/)\d+/$"))
+    table = page.locator("#table")
+    expect(table).to_have_attribute("data-status", "active")
+    expect(page.get_by_role("region", name="Seats")).to_contain_text("Random bot")
+
+
+def test_abbotts_replay_shows_the_grid_and_the_french_table_speaks_french(play_contexts):
+    match_id = finished_match("gaspard", "abbott-2", 2, target=5)
+    page = play_contexts[0].new_page()
+    page.goto("/play/")
+    # The language chosen, as the switcher keeps it.
+    play_contexts[0].add_cookies([{"name": "language", "value": "fr", "url": page.url}])
+    sign_in(page, "gaspard", f"/play/matches/{match_id}/replay/")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.get_by_role("status").first).to_contain_text(re.compile(r"Étape 1 sur \d+"))
+    expect(page.locator(".grid .square")).to_have_count(25)
+    page.keyboard.press("End")
+    expect(page.locator(".replay-said")).to_contain_text("La partie est finie")
+    page.goto(f"/play/matches/{match_id}/")
+    expect(page.get_by_role("button", name="Rejouer")).to_be_visible()
+    expect(page.locator(".status")).to_have_text("La partie est finie.")
