@@ -22,7 +22,7 @@ ASGI_APP ?= switchsite.asgi:application
 UVICORN := $(BIN)/uvicorn $(ASGI_APP) --lifespan on --timeout-graceful-shutdown 10 \
 	--no-proxy-headers --log-level $(LOG_LEVEL_LOWER)
 
-.PHONY: run serve worker beat test test-sources lint lint-js format bench schema engine clean-engine \
+.PHONY: run serve worker beat test test-sources lint lint-js format bench schema engine clean-engine hooks \
 	messages
 
 # The translation catalogues (docs/operations.md, "Languages"): the .po files are kept in the
@@ -55,6 +55,15 @@ $(ENGINE): $(INSTALLED) $(ENGINE_SOURCES) scripts/build_engine.py
 ## catalogues if one changed.
 engine: $(ENGINE) $(COMPILED_CATALOGUES)
 
+## Check every commit message's shape with the repository's hook (scripts/git-hooks/commit-msg,
+## docs/contributing.md): `make run`, `make test` and `make lint` install it. Outside a git
+## checkout (an unpacked archive) there is nothing to install.
+hooks:
+	@if git rev-parse --git-dir >/dev/null 2>&1 && \
+		[ "$$(git config core.hooksPath)" != scripts/git-hooks ]; then \
+		git config core.hooksPath scripts/git-hooks && echo "git hooks: scripts/git-hooks"; \
+	fi
+
 ## Gather every string to translate into the French catalogues (server and browser), keeping the
 ## translations there; then translate what is new (tests/test_translations.py fails until then).
 messages: $(INSTALLED)
@@ -67,7 +76,7 @@ clean-engine:
 
 ## Serve on 127.0.0.1:8000 (embedded default: SQLite file, Celery tasks in-process; DEBUG on):
 ## the same ASGI server as `make serve`, one process.
-run: $(ENGINE) $(COMPILED_CATALOGUES)
+run: hooks $(ENGINE) $(COMPILED_CATALOGUES)
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-true} $(UVICORN) --host $(HOST) --port $(PORT) --workers 1
 
@@ -95,7 +104,7 @@ beat: $(ENGINE) $(COMPILED_CATALOGUES)
 ## either failing fails the target.
 TEST_PROCESSES ?= 2
 SOURCES_LOG := .artifacts/test-sources.log
-test: lint
+test: hooks lint
 	@mkdir -p .artifacts; rm -f $(SOURCES_LOG) $(SOURCES_LOG).status
 	@if [ -f $(ENGINE) ]; then \
 		($(MAKE) --no-print-directory test-sources > $(SOURCES_LOG) 2>&1; \
@@ -117,7 +126,7 @@ test-sources: $(INSTALLED)
 
 ## ruff, the import contracts, then mypy as configured in pyproject.toml (incremental: its cache is .mypy_cache/). mypy's
 ## Django plugin imports the engine, so the engine is built first. Then the browser client's checks.
-lint: $(ENGINE) $(COMPILED_CATALOGUES) lint-js
+lint: hooks $(ENGINE) $(COMPILED_CATALOGUES) lint-js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
