@@ -6,7 +6,12 @@ finishing rank (1 is first; equal ranks are a tie). A rating depends on the whol
 it, so matches are rated in date order (the service replays them from a corrected result onwards).
 
 :func:`conservative_rating` (``mu − 3·sigma``, openskill's "ordinal") is the one number shown and
-sorted by, wherever a rating appears.
+sorted by, wherever a rating appears:
+
+>>> before = {"user:1": initial_rating(), "user:2": initial_rating()}
+>>> after = rate_match(RatedMatch(teams=[["user:1"], ["user:2"]], ranks=[1, 2]), before)
+>>> {holder: round(rating.ordinal, 2) for holder, rating in after.items()}
+{'user:1': 3.44, 'user:2': -1.83}
 """
 
 from __future__ import annotations
