@@ -12,13 +12,16 @@ import io
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
+from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import gettext
+from openpyxl import Workbook
 
 from games import selectors as game_selectors
 from games.models import Rating
@@ -491,33 +494,77 @@ def _running_means(by_round: dict[int, float], rounds: list[int]) -> list[float 
     return means
 
 
-def standings_csv(*, standings: Standings) -> str:
-    """The standings as CSV (UTF-8 with a byte-order mark): one column per figure (each tie-break
-    once, per-round points last), rounded as the pages round them."""
+# The CSV dialects of the exports: the language their figures and words are written in, and the
+# separator of their cells (a spreadsheet in French reads ``;`` and a decimal comma).
+CSV_DIALECTS = {"excel": ("en", ","), "excel-fr": ("fr", ";")}
+
+
+def csv_dialect(language: str) -> str:
+    """The dialect of a page in ``language``: a French page's export opens in French Excel."""
+    return "excel-fr" if language == "fr" else "excel"
+
+
+def standings_csv(*, standings: Standings, dialect: str = "excel") -> str:
+    """The standings as CSV (UTF-8 with a byte-order mark) in ``dialect``: one column per figure
+    (each tie-break once, per-round points last), rounded as the pages round them, with the
+    dialect's decimal separator and yes/no in its language."""
+    language, delimiter = CSV_DIALECTS[dialect]
     out = io.StringIO()
     out.write(BYTE_ORDER_MARK)
-    writer = csv.writer(out)
-    writer.writerow(
-        [
-            *(name for name, _ in CSV_COLUMNS),
-            *(name for name, _ in CSV_TIEBREAKS),
-            *(f"round_{n}" for n in standings.round_numbers),
-        ]
-    )
-    for row in standings.rows:
-        writer.writerow(
-            [
-                *(_cell(row[name], places) for name, places in CSV_COLUMNS),
-                *(_cell(row["tiebreaks"].get(name), places) for name, places in CSV_TIEBREAKS),
-                *(_cell(row["round_points"][n], 2) for n in standings.round_numbers),
-            ]
-        )
+    writer = csv.writer(out, delimiter=delimiter)
+    with translation.override(language):
+        writer.writerow(standings_header(standings=standings))
+        for row in standings.rows:
+            writer.writerow(_cell(value, places) for value, places in _export_row(standings, row))
     return out.getvalue()
 
 
-def standings_filename(*, tournament: Tournament) -> str:
-    """The CSV's file name: the tournament's name, so a download says what it is."""
-    return f"{slugify(tournament.name) or f'tournament-{tournament.pk}'}-standings.csv"
+def standings_xlsx(*, standings: Standings) -> bytes:
+    """The standings as a spreadsheet (.xlsx), the CSV's columns with typed cells: numbers (rounded
+    as the pages round them), true/false, and text that is never a formula."""
+    workbook = Workbook()
+    sheet = workbook.active
+    assert sheet is not None  # a new workbook has its sheet
+    sheet.title = "standings"
+    sheet.append(standings_header(standings=standings))
+    for number, row in enumerate(standings.rows, start=2):
+        for column, (value, places) in enumerate(_export_row(standings, row), start=1):
+            cell = sheet.cell(row=number, column=column, value=_typed(value, places))
+            if isinstance(value, str):
+                cell.data_type = "s"  # text as it is: openpyxl would read "=…" as a formula
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+def standings_header(*, standings: Standings) -> list[str]:
+    """The exports' column names: the API's field names, in every language."""
+    return [
+        *(name for name, _ in CSV_COLUMNS),
+        *(name for name, _ in CSV_TIEBREAKS),
+        *(f"round_{n}" for n in standings.round_numbers),
+    ]
+
+
+def _export_row(standings: Standings, row: dict[str, Any]) -> list[tuple[Any, int | None]]:
+    """A row of the exports: each value with the decimal places the pages show it with."""
+    return [
+        *((row[name], places) for name, places in CSV_COLUMNS),
+        *((row["tiebreaks"].get(name), places) for name, places in CSV_TIEBREAKS),
+        *((row["round_points"][n], 2) for n in standings.round_numbers),
+    ]
+
+
+def _typed(value: Any, places: int | None) -> Any:
+    """A spreadsheet cell's value: a figure rounded as the pages round it, else as it is."""
+    if places is None or not isinstance(value, float):
+        return value
+    return float(Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP))
+
+
+def standings_filename(*, tournament: Tournament, extension: str = "csv") -> str:
+    """The export's file name: the tournament's name, so a download says what it is."""
+    return f"{slugify(tournament.name) or f'tournament-{tournament.pk}'}-standings.{extension}"
 
 
 def _cell(value: Any, places: int | None) -> Any:
@@ -526,6 +573,8 @@ def _cell(value: Any, places: int | None) -> Any:
     (a name) never read as a formula."""
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
     if isinstance(value, str):
         return inert_text(value)
     if places is None or not isinstance(value, float):

@@ -2,9 +2,14 @@
 printed sheets speak it whatever the visitor's browser asks; the visitor's own switcher choice
 still wins on the public pages, never on the screen or the sheets."""
 
+import csv
+import io
+
 import pytest
 from django.test import Client
+from openpyxl import load_workbook
 
+from tests.api.conftest import assert_problem
 from tests.tournaments.test_club_night_django import french_deal, offline_event, seated_names
 
 pytestmark = pytest.mark.django_db
@@ -47,3 +52,51 @@ def test_a_french_tournaments_pages_are_french_whatever_the_browser_asks(staff, 
     sheet = admin_client.get(f"/admin/tournaments/tournament/{tournament}/print/pairings/")
     assert sheet["Content-Language"] == "fr"
     assert '<html lang="fr"' in sheet.content.decode()
+
+
+def exported_rows(answer, delimiter: str) -> list[dict[str, str]]:
+    text = answer.content.decode("utf-8-sig")
+    return list(csv.DictReader(io.StringIO(text), delimiter=delimiter))
+
+
+def test_the_standings_csv_speaks_the_dialect_asked_else_the_callers_language(staff):
+    path = offline_event(staff, guests=EIGHT)
+    names = seated_names(staff, path)
+    staff.post(f"{path}/rounds/1/tables/1/result/", {"deals": [french_deal(names[0], names)] * 2})
+    standings = f"{path}/standings/?format=csv"
+
+    english = exported_rows(staff.get(standings), ",")
+    french = exported_rows(staff.get(standings, HTTP_ACCEPT_LANGUAGE="fr"), ";")
+    assert exported_rows(staff.get(f"{standings}&dialect=excel-fr"), ";") == french
+    assert exported_rows(staff.get(f"{standings}&dialect=excel", HTTP_ACCEPT_LANGUAGE="fr"), ",")
+    winner = next(row for row in english if row["player"] == names[0])
+    gagnant = next(row for row in french if row["player"] == names[0])
+    assert (winner["score"], winner["present"], winner["withdrawn"]) == ("1", "yes", "no")
+    assert (gagnant["present"], gagnant["withdrawn"]) == ("oui", "non")
+    loser = next(row for row in english if row["player"] == names[1])
+    perdant = next(row for row in french if row["player"] == names[1])
+    assert "." in loser["score"]
+    assert perdant["score"] == loser["score"].replace(".", ",")
+    assert_problem(staff.get(f"{standings}&dialect=latin"), 400, "invalid")
+
+
+def test_the_standings_spreadsheet_has_typed_cells_and_no_formula(staff):
+    path = offline_event(staff, guests=[*EIGHT[:7], "=1+2"])
+    names = seated_names(staff, path)
+    staff.post(f"{path}/rounds/1/tables/1/result/", {"deals": [french_deal(names[0], names)] * 2})
+
+    answer = staff.get(f"{path}/standings/?format=xlsx")
+
+    assert answer["Content-Type"].startswith("application/vnd.openxmlformats")
+    assert answer["Content-Disposition"].endswith('-standings.xlsx"')
+    sheet = load_workbook(io.BytesIO(answer.content))["standings"]
+    header, *rows = [list(row) for row in sheet.iter_rows(values_only=True)]
+    table = [dict(zip(header, row, strict=True)) for row in rows]
+    assert {row["player"] for row in table} == {*EIGHT[:7], "=1+2"}
+    assert all(isinstance(row["rank"], int) for row in table)
+    assert all(isinstance(row["score"], int | float) for row in table)
+    assert all(row["present"] is True and row["withdrawn"] is False for row in table)
+    formula_like = next(
+        cell for row in sheet.iter_rows(min_row=2) for cell in row if cell.value == "=1+2"
+    )
+    assert formula_like.data_type == "s"

@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import path, reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from switchsite.problems import problem_classes
@@ -152,8 +153,9 @@ class TournamentAdmin(DeskViews):
             return None
         tournament = queryset.get()
         standings = selectors.standings_table(tournament=tournament)
+        dialect = selectors.csv_dialect(get_language())
         response = HttpResponse(
-            selectors.standings_csv(standings=standings), content_type="text/csv"
+            selectors.standings_csv(standings=standings, dialect=dialect), content_type="text/csv"
         )
         filename = selectors.standings_filename(tournament=tournament)
         response["Content-Disposition"] = f'attachment; filename="{filename}"'

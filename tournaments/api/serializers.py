@@ -406,6 +406,10 @@ class StandingRowSerializer(serializers.Serializer):
     )
 
 
+class ExportQuerySerializer(serializers.Serializer):
+    dialect = serializers.ChoiceField(choices=["excel", "excel-fr"], required=False)
+
+
 class SeriesCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     tournaments = serializers.ListField(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import get_language
 from drf_orjson_renderer.renderers import ORJSONRenderer
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -281,8 +282,24 @@ class StandingsCSVRenderer(BaseRenderer):
         return data.encode()
 
 
+class StandingsXLSXRenderer(BaseRenderer):
+    """``?format=xlsx``: the view's spreadsheet as it is; a problem document as JSON."""
+
+    media_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    format = "xlsx"
+    charset = None
+    render_style = "binary"
+
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
+        if isinstance(data, dict) and "code" in data:
+            return ORJSONRenderer().render(data)
+        return bytes(data)
+
+
 class TournamentStandingsView(APIView):
-    renderer_classes = (ORJSONRenderer, StandingsCSVRenderer)
+    renderer_classes = (ORJSONRenderer, StandingsCSVRenderer, StandingsXLSXRenderer)
 
     # DRF calls ``options`` with its own Request; its stubs narrow Django's signature the same way.
     def options(  # type: ignore[override]
@@ -296,14 +313,29 @@ class TournamentStandingsView(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter(
-                "format", str, enum=["json", "csv"], description="`csv` for a CSV file."
-            )
+                "format",
+                str,
+                enum=["json", "csv", "xlsx"],
+                description="`csv` for a CSV file, `xlsx` for a spreadsheet with typed cells.",
+            ),
+            OpenApiParameter(
+                "dialect",
+                str,
+                enum=list(selectors.CSV_DIALECTS),
+                description="The CSV's dialect: `excel` (comma, decimal point, English words) or "
+                "`excel-fr` (semicolon, decimal comma, French words); by default the one of the "
+                "request's language.",
+            ),
         ],
         responses={
             (200, "application/json"): s.StandingRowSerializer(many=True),
             (200, "text/csv"): OpenApiResponse(
                 OpenApiTypes.STR, description="The same columns as CSV."
             ),
+            (
+                200,
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            ): OpenApiResponse(OpenApiTypes.BINARY, description="The same columns, typed."),
             **problems(401, 404),
         },
         summary="Standings: rank, score, points, tie-breaks and rating per entry",
@@ -312,9 +344,16 @@ class TournamentStandingsView(APIView):
     def get(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         tournament = selectors.tournament_get(tournament_id=tournament_id)
         standings = selectors.standings_table(tournament=tournament)
-        if request.accepted_renderer.format != "csv":
+        exported = request.accepted_renderer.format
+        if exported == "csv":
+            dialect = parsed_query(s.ExportQuerySerializer, request.query_params).get(
+                "dialect", selectors.csv_dialect(get_language())
+            )
+            response = Response(selectors.standings_csv(standings=standings, dialect=dialect))
+        elif exported == "xlsx":
+            response = Response(selectors.standings_xlsx(standings=standings))
+        else:
             return Response(standings.rows)
-        response = Response(selectors.standings_csv(standings=standings))
-        filename = selectors.standings_filename(tournament=tournament)
+        filename = selectors.standings_filename(tournament=tournament, extension=exported)
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
