@@ -6,7 +6,7 @@ from play import views
 
 urlpatterns = [
     path("", views.lobby, name="play-lobby"),
-    path("matches/<int:match_id>/", views.table, name="play-table"),
-    path("matches/<int:match_id>/replay/", views.replay, name="play-replay"),
+    path("matches/<id:match_id>/", views.table, name="play-table"),
+    path("matches/<id:match_id>/replay/", views.replay, name="play-replay"),
     path("seat/<str:secret>/", views.seat, name="play-seat"),
 ]

@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from django.core.exceptions import BadRequest
 from django.db.models import Min
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from switchsite.api.parsing import whole_number
 from switchsite.asyncdb import run_sync
 from switchsite.languages import chosen_language, spoken
 from tournaments import errors, live, selectors, series
@@ -93,9 +95,12 @@ async def series_live_events(request: HttpRequest, series_id: int) -> StreamingH
 
 
 def _after(request: HttpRequest) -> int:
-    """The revision a page was drawn at: ``Last-Event-ID`` when the stream reconnects."""
-    last_id = request.headers.get("Last-Event-ID") or request.GET.get("after") or "0"
-    return int(last_id) if last_id.isdigit() else 0
+    """The revision a page was drawn at: ``Last-Event-ID`` when the stream reconnects; 400 for
+    one that is not a whole number."""
+    after = whole_number(request.headers.get("Last-Event-ID") or request.GET.get("after", "0"))
+    if after is None:
+        raise BadRequest("Last-Event-ID and after are whole numbers, 0 or more.")
+    return after
 
 
 def _event_stream(events: AsyncIterator[str]) -> StreamingHttpResponse:

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from games import archive
 from games.api import serializers as s
+from games.api.views import username_in_path
 from switchgame.records.notation import record_text
 from switchsite.api.asyncviews import AsyncAPIView
 from switchsite.api.schema import problems
@@ -91,11 +92,12 @@ class PlayerExportView(AsyncAPIView):
                     "(`record_unavailable`) with its `match` id."
                 ),
             ),
-            **problems(401, 404, 406),
+            **problems(400, 401, 404, 406),
         },
         summary="Every finished match of a player, as game records streamed one per line (NDJSON)",
     )
     async def get(self, request: AuthenticatedRequest, username: str) -> StreamingHttpResponse:
+        username = username_in_path(username)
         user_id = await run_sync(
             archive.player_id_named, username=username
         )  # 404 before the stream starts

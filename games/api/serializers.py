@@ -18,6 +18,7 @@ from games.services import RESIGN_POLICIES
 from games.services.challenges import EXPIRES_IN_DEFAULT, EXPIRES_IN_RANGE
 from switchgame import protocol
 from switchsite.api.pagination import PageQuerySerializer
+from switchsite.api.parsing import WholeNumberField
 from switchsite.api.schema import page_of
 
 MAX_LONG_POLL_SECONDS = 30
@@ -39,8 +40,14 @@ def writing_systems(text: str) -> set[str]:
 # --- players -----------------------------------------------------------------------------------
 
 
-class CredentialsSerializer(serializers.Serializer):
+class UsernameSerializer(serializers.Serializer):
+    """A username as an account may have it; a path's username is checked against it before it
+    reaches the database (where a NUL byte, say, would fail)."""
+
     username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
+
+
+class CredentialsSerializer(UsernameSerializer):
     password = serializers.CharField(
         max_length=128, write_only=True, style={"input_type": "password"}
     )
@@ -263,11 +270,11 @@ class MoveResultSerializer(serializers.Serializer):
 
 
 class EventsQuerySerializer(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, required=False, default=0)
+    after = WholeNumberField(min_value=0, required=False, default=0)
     wait = serializers.FloatField(
         min_value=0, max_value=MAX_LONG_POLL_SECONDS, required=False, default=0
     )
-    limit = serializers.IntegerField(min_value=1, max_value=500, required=False, default=100)
+    limit = WholeNumberField(min_value=1, max_value=500, required=False, default=100)
 
 
 EventPageSerializer = page_of(typed.EventField, "EventPageSerializer")

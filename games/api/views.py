@@ -23,7 +23,7 @@ from switchsite import incarnation
 from switchsite.api.asyncviews import AsyncAPIView
 from switchsite.api.idempotency import idempotent
 from switchsite.api.pagination import ListPagination, PageQuerySerializer
-from switchsite.api.parsing import parsed, parsed_query
+from switchsite.api.parsing import parsed, parsed_cursor, parsed_query
 from switchsite.api.schema import IDEMPOTENCY_KEY, INCARNATION_HEADER, SSE_EVENT, problems
 from switchsite.asyncdb import run_shared, run_sync
 from switchsite.encoding import json_bytes
@@ -123,13 +123,19 @@ class PlayerMeView(SeatLinkOwnFeed, APIView):
         return Response(selectors.player_summary(player=player))
 
 
+def username_in_path(username: str) -> str:
+    """A username from the path, if an account could have it; else 400 ``invalid``."""
+    return str(parsed(s.UsernameSerializer, {"username": username})["username"])
+
+
 class PlayerPageView(APIView):
     @extend_schema(
-        responses={200: s.PlayerPageSerializer, **problems(401, 404)},
+        responses={200: s.PlayerPageSerializer, **problems(400, 401, 404)},
         summary="A player's public page: ratings per game, matches played and won",
     )
     def get(self, request: AuthenticatedRequest, username: str) -> Response:
-        return Response(s.PlayerPageSerializer(selectors.player_page(username=username)).data)
+        page = selectors.player_page(username=username_in_path(username))
+        return Response(s.PlayerPageSerializer(page).data)
 
 
 class PlayerMatchesView(APIView):
@@ -140,7 +146,9 @@ class PlayerMatchesView(APIView):
     )
     def get(self, request: AuthenticatedRequest, username: str) -> Response:
         query = parsed_query(s.PlayerMatchesQuerySerializer, request.query_params)
-        matches = selectors.player_matches(username=username, status=query.get("status"))
+        matches = selectors.player_matches(
+            username=username_in_path(username), status=query.get("status")
+        )
         paginator = ListPagination()
         page = paginator.paginate_queryset(matches, request, view=self)
         return paginator.get_paginated_response(s.MatchSummarySerializer(page, many=True).data)
@@ -388,8 +396,10 @@ class EventStreamRenderer(BaseRenderer):
 
 
 def _resume_point(request: Request) -> int:
-    last_id = request.headers.get("Last-Event-ID") or request.query_params.get("after") or "0"
-    return int(last_id) if last_id.isdigit() else 0
+    """Where a stream starts: after ``Last-Event-ID`` (a reconnection), else ``after`` (0)."""
+    if last_id := request.headers.get("Last-Event-ID"):
+        return parsed_cursor("Last-Event-ID", last_id)
+    return parsed_cursor("after", request.query_params.get("after", "0"))
 
 
 def _stream_response(events: AsyncIterator[str], of_incarnation: str) -> StreamingHttpResponse:
@@ -409,7 +419,7 @@ class StreamView(AsyncAPIView):
 class MatchStreamView(SeatLinkOwnSeat, StreamView):
     @extend_schema(
         parameters=[LAST_EVENT_ID, INCARNATION],
-        responses={(200, "text/event-stream"): SSE_EVENT, **problems(401, 404, 406, 410)},
+        responses={(200, "text/event-stream"): SSE_EVENT, **problems(400, 401, 404, 406, 410)},
         summary="The match's events as Server-Sent Events",
     )
     async def get(self, request: AuthenticatedRequest, match_id: int) -> StreamingHttpResponse:
@@ -435,7 +445,7 @@ class MatchStreamView(SeatLinkOwnSeat, StreamView):
 class FeedStreamView(SeatLinkOwnFeed, StreamView):
     @extend_schema(
         parameters=[LAST_EVENT_ID, INCARNATION],
-        responses={(200, "text/event-stream"): SSE_EVENT, **problems(401, 406, 410)},
+        responses={(200, "text/event-stream"): SSE_EVENT, **problems(400, 401, 406, 410)},
         summary="Your own feed as Server-Sent Events",
     )
     async def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
 
+from switchsite.api.parsing import WholeNumberField
+
 
 class ListPagination(PageNumberPagination):
     """Pages of matches, tournaments and other lists that can grow."""
@@ -17,10 +19,10 @@ class ListPagination(PageNumberPagination):
 class PageQuerySerializer(serializers.Serializer):
     """The query parameters of a paged list (the schema lists them; out of range is 400)."""
 
-    page = serializers.IntegerField(
+    page = WholeNumberField(
         min_value=1, required=False, help_text="The page to answer: 1, 2, … (`next` links it)."
     )
-    page_size = serializers.IntegerField(
+    page_size = WholeNumberField(
         min_value=1,
         max_value=ListPagination.max_page_size,
         required=False,

@@ -3,6 +3,7 @@ and content negotiation that refuses what it cannot answer."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -11,6 +12,38 @@ from rest_framework import parsers, serializers
 from rest_framework.exceptions import NotAcceptable, ParseError, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
+
+from switchsite.api.converters import MAX_DIGITS
+
+# A number the API reads from a query, a header or a path: ASCII digits, at most MAX_DIGITS of
+# them, so that it fits the database's 64-bit integers (as the path converter's ids do).
+WHOLE_NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
+
+
+def whole_number(text: str | None) -> int | None:
+    """``text`` as a whole number ≥ 0, or None when it is not one. Not ``str.isdigit`` and ``int``:
+    ``"²".isdigit()`` is true and ``int("²")`` fails, ``int("٣")`` is 3, ``int`` takes ``+1``,
+    `` 1`` and ``1_0``, and thousands of digits fail in the database."""
+    return int(text) if text is not None and WHOLE_NUMBER.fullmatch(text) else None
+
+
+class WholeNumberField(serializers.IntegerField):
+    """A whole number of a query or header (:func:`whole_number`): anything else, 400 ``invalid``."""
+
+    def to_internal_value(self, data: Any) -> int:
+        number = whole_number(data) if isinstance(data, str) else None
+        if number is None:
+            self.fail("invalid")
+        return number
+
+
+def parsed_cursor(name: str, text: str) -> int:
+    """The cursor ``text`` (a ``seq`` or a revision: a whole number ≥ 0) given as ``name``, or a
+    ValidationError naming it (400 ``invalid``), as the long polls' ``after`` is refused."""
+    try:
+        return int(WholeNumberField(min_value=0).run_validation(text))
+    except ValidationError as error:
+        raise ValidationError({name: error.detail}) from None
 
 
 def parsed(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 from switchgame import catalog
 from switchgame.tournament import charts, results
 from switchgame.tournament.scoring import Scoring
+from switchsite.api.parsing import whole_number
 from switchsite.languages import spoken
 from switchsite.problems import problem_classes
 from switchsite.requests import AuthenticatedHttpRequest
@@ -164,14 +165,14 @@ class DeskViews(admin.ModelAdmin):
         if request.method != "POST":
             raise Http404(gettext("Run the clock with the desk's buttons."))
         action = request.POST.get("clock", "")
-        minutes = _int_or_none(request.POST.get("minutes")) if action == "start" else None
+        minutes = whole_number(request.POST.get("minutes")) if action == "start" else None
         if action not in ("start", "pause", "resume") or (action == "start" and minutes is None):
             self.message_user(request, "Give the clock's minutes (1 to 600).", messages.ERROR)
             return self._back(tournament)
         try:
             services.round_clock(
                 tournament_id=tournament.pk,
-                round_number=_int_or_none(request.POST.get("round")) or 0,
+                round_number=whole_number(request.POST.get("round")) or 0,
                 user=request.user,
                 minutes=minutes,
                 pause=action == "pause",
@@ -266,7 +267,7 @@ class DeskViews(admin.ModelAdmin):
         # Abbott's hands are played to the target, whatever number of deals is set.
         fixed_deals = tournament.deals_per_round if scoring != Scoring.ABBOTT else None
         earlier = sum(len(items) for items in (entered.result if entered else {}).values())
-        wanted = _int_or_none(request.GET.get("rows")) or 0
+        wanted = whole_number(request.GET.get("rows")) or 0
         fixed = fixed_deals is not None
         rows = (
             fixed_deals
@@ -387,7 +388,7 @@ class DeskViews(admin.ModelAdmin):
         else:
             seated = selectors.round_seating(
                 rounds=selectors.tournament_detail(tournament=tournament)["rounds"],
-                number=_int_or_none(request.GET.get("round")),
+                number=whole_number(request.GET.get("round")),
             )
             if seated is None:
                 raise Http404(gettext("No round is seated yet."))
@@ -444,7 +445,3 @@ def _readable(errors: dict[str, list[str]]) -> list[str]:
             head = head.capitalize()
         lines += [f"{head}: {problem}" for problem in problems]
     return lines
-
-
-def _int_or_none(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() else None

@@ -15,6 +15,7 @@ from django.urls import path, reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from switchsite.api.parsing import whole_number
 from switchsite.problems import problem_classes
 from tournaments import selectors, services
 from tournaments.admin.desk import PRINT_CSS, DeskViews
@@ -36,7 +37,8 @@ class RoundFilter(admin.SimpleListFilter):
         value = self.value()
         if value is None:
             return queryset
-        return queryset.filter(current_round=int(value))
+        number = whole_number(value)
+        return queryset.none() if number is None else queryset.filter(current_round=number)
 
 
 class RoundInline(admin.TabularInline):
