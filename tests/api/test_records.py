@@ -132,31 +132,46 @@ def test_the_offline_check_accepts_a_record_and_catches_a_tampered_one(alice, tm
     assert "NOT VALID — deal 1: its seed does not match its shuffle_commitment" in lines[-1]
 
 
-def test_the_offline_check_runs_without_django_or_a_database(alice, tmp_path) -> None:
+def test_the_offline_check_runs_on_a_bare_python_and_says_what_it_could_not_check(
+    alice, tmp_path
+) -> None:
+    """docs/api.md, "Checking a record offline": the script as written there, run by Python with
+    nothing installed (no site-packages at all: no Django, no venv) from another directory; its
+    exit code tells a record not valid (1) from one it could not check (2)."""
     match, _ = play("abbott-2", 2, 7, timeouts=False, target=5)
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(alice.get(record_url(match.pk)).json()))
-    probe = (
-        "import runpy, sys\n"
-        "sys.argv = ['verify_record.py', sys.argv[1]]\n"
-        "try:\n"
-        "    runpy.run_path('scripts/verify_record.py', run_name='__main__')\n"
-        "except SystemExit:\n"
-        "    assert 'django' not in sys.modules, 'Django was imported'\n"
-        "    raise\n"
+    record = alice.get(record_url(match.pk)).json()
+    good, bad, export = tmp_path / "game.json", tmp_path / "bad.json", tmp_path / "all.ndjson"
+    good.write_text(json.dumps(record))
+    bad.write_text(json.dumps({**record, "result": {"abandoned": True}}))
+    unavailable = {"code": "record_unavailable", "detail": "cannot be built", "match": 7}
+    export.write_text(json.dumps(record) + "\n" + json.dumps(unavailable) + "\n")
+    bare = getattr(sys, "_base_executable", sys.executable)  # the interpreter under the venv
+
+    def verify(*files: Path | str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [bare, "-I", "-S", str(ROOT / "scripts" / "verify_record.py"), *map(str, files)],
+            cwd=tmp_path,
+            env={"PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    checked, refused, partly, unread = (
+        verify(good),
+        verify(good, bad),
+        verify(export),
+        verify(tmp_path / "missing.json"),
     )
 
-    done = subprocess.run(
-        [sys.executable, "-c", probe, str(path)],
-        cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert f"match {match.pk}: valid" in done.stdout
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f"match {match.pk}: valid" in checked.stdout
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert "NOT VALID" in refused.stdout
+    assert partly.returncode == 2, partly.stdout + partly.stderr
+    assert "match 7: NOT CHECKED — the server says: cannot be built" in partly.stdout
+    assert unread.returncode == 2
+    assert "cannot be read" in unread.stdout
 
 
 def finished_against_a_bot(user, seed: int) -> Match:
