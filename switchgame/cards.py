@@ -26,12 +26,12 @@ NO_SUIT = -1
 STANDARD_CARDS = range(52)
 
 CARD_CODES: tuple[str, ...] = (
-    *(RANKS[c >> 2] + SUITS[c & 3] for c in STANDARD_CARDS),
+    *[RANKS[c >> 2] + SUITS[c & 3] for c in STANDARD_CARDS],
     "X1",
     "X2",
 )
-RANK_OF: tuple[int, ...] = (*(c >> 2 for c in STANDARD_CARDS), JOKER_RANK, JOKER_RANK)
-SUIT_OF: tuple[int, ...] = (*(c & 3 for c in STANDARD_CARDS), NO_SUIT, NO_SUIT)
+RANK_OF: tuple[int, ...] = (*[c >> 2 for c in STANDARD_CARDS], JOKER_RANK, JOKER_RANK)
+SUIT_OF: tuple[int, ...] = (*[c & 3 for c in STANDARD_CARDS], NO_SUIT, NO_SUIT)
 
 CARD_IDS: dict[str, int] = {code: card for card, code in enumerate(CARD_CODES)}
 

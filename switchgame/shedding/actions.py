@@ -121,13 +121,13 @@ ACTION_DICTS: dict[ActionTuple, SharedAction] = {
     for action in [
         DRAW_ACTION,
         END_ACTION,
-        *(
+        *[
             play
             for by_names_suit in PLAY_VARIANTS
             for by_card in by_names_suit
             for plays in by_card
             for play in plays
-        ),
+        ],
     ]
 }
 

@@ -61,7 +61,7 @@ def read_layout(
         if starter >= JOKER_1:
             raise InvalidLayout("the starter cannot be a joker: it has no suit to follow")
     stock = read(layout.get("stock") or [], "stock")
-    named = Counter(c for hand in hands for c in hand) + Counter(stock)
+    named = Counter([c for hand in hands for c in hand]) + Counter(stock)
     if starter is not None:
         named[starter] += 1
     deck = Counter(rules.deck)

@@ -135,7 +135,7 @@ def rebuild(
         raise ValueError("the seat to move must hold the hand its view shows")
     if len(stock) != view["stock_count"]:
         raise ValueError("the stock does not have the size the view shows")
-    if Counter(c for hand in hands for c in hand) + Counter(stock) + Counter(discard) != Counter(
+    if Counter([c for hand in hands for c in hand]) + Counter(stock) + Counter(discard) != Counter(
         rules.deck
     ):
         raise ValueError("the hands, stock and discard pile are not the deck")
