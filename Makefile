@@ -23,7 +23,7 @@ UVICORN := $(BIN)/uvicorn $(ASGI_APP) --lifespan on --timeout-graceful-shutdown 
 	--no-proxy-headers --log-level $(LOG_LEVEL_LOWER)
 
 .PHONY: run serve worker beat test test-sources lint lint-js format bench schema engine clean-engine hooks \
-	messages
+	messages superuser
 
 # The translation catalogues (docs/operations.md, "Languages"): the .po files are kept in the
 # repository, the .mo files the service reads are compiled from them here (GNU gettext's msgfmt,
@@ -74,11 +74,21 @@ messages: $(INSTALLED)
 clean-engine:
 	rm -f $(ENGINE) switchgame/*.so switchgame/shedding/*.so
 
+# `make run`'s environment: the embedded default with DEBUG on unless the environment says
+# otherwise. Without it the settings are production's, which need SECRET_KEY.
+DEVELOPMENT := DEBUG=$${DEBUG:-true}
+
 ## Serve on 127.0.0.1:8000 (embedded default: SQLite file, Celery tasks in-process; DEBUG on):
 ## the same ASGI server as `make serve`, one process.
 run: hooks $(ENGINE) $(COMPILED_CATALOGUES)
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
-	DEBUG=$${DEBUG:-true} $(UVICORN) --host $(HOST) --port $(PORT) --workers 1
+	$(DEVELOPMENT) $(BIN)/python manage.py migrate --noinput --verbosity 0
+	$(DEVELOPMENT) $(UVICORN) --host $(HOST) --port $(PORT) --workers 1
+
+## A staff account for the admin of `make run`'s service (its database, its environment); without
+## a terminal, from DJANGO_SUPERUSER_USERNAME, _EMAIL and _PASSWORD.
+superuser: $(ENGINE) $(COMPILED_CATALOGUES)
+	$(DEVELOPMENT) $(BIN)/python manage.py migrate --noinput --verbosity 0
+	$(DEVELOPMENT) $(BIN)/python manage.py createsuperuser $(if $(DJANGO_SUPERUSER_PASSWORD),--noinput)
 
 ## Production shape, web tier: $(WEB_CONCURRENCY) processes on $(HOST):$(PORT), DEBUG off.
 ## Reads DATABASE_URL, CELERY_BROKER_URL and the rest of the settings (docs/operations.md) from the

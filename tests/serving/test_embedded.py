@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 
 from tests.serving.clients import SseMessage, auth, get_json, open_stream, sse_messages
-from tests.serving.conftest import Server, run_in_own_loop
+from tests.serving.conftest import PROJECT_ROOT, Server, run_in_own_loop
 
 
 def make_run(port: int) -> list[str]:
@@ -20,11 +22,15 @@ def make_run(port: int) -> list[str]:
 
 
 def test_make_run_serves_healthz_and_streams_with_no_other_service(tmp_path: Path):
+    """And, as the README says next, ``make superuser`` beside it makes a staff account on its
+    database, in a shell where neither DEBUG nor SECRET_KEY is set (``manage.py`` alone would
+    stop at the missing SECRET_KEY)."""
+    database = {"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
     server = Server(
         make_run,
         {
             "DJANGO_SETTINGS_MODULE": "switchsite.settings",
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            **database,
             "CELERY_BROKER_URL": "",
             "SWEEP_INTERVAL_SECONDS": "1",
         },
@@ -32,8 +38,34 @@ def test_make_run_serves_healthz_and_streams_with_no_other_service(tmp_path: Pat
     )
     try:
         run_in_own_loop(play_against_a_bot_while_streaming(server.base_url))
+        made = subprocess.run(
+            ["make", "--no-print-directory", "superuser"],
+            cwd=PROJECT_ROOT,
+            env={
+                **{k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")},
+                "DJANGO_SETTINGS_MODULE": "switchsite.settings",
+                **database,
+                "DJANGO_SUPERUSER_USERNAME": "director",
+                "DJANGO_SUPERUSER_EMAIL": "director@example.invalid",
+                "DJANGO_SUPERUSER_PASSWORD": "correct-horse-battery",
+            },
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert made.returncode == 0, made.stderr
+        run_in_own_loop(staff_token(server.base_url, "director", "correct-horse-battery"))
     finally:
         server.stop()
+
+
+async def staff_token(base_url: str, username: str, password: str) -> None:
+    async with aiohttp.ClientSession(base_url) as session:
+        answer = await session.post(
+            "/api/v1/auth/token/", json={"username": username, "password": password}
+        )
+        assert answer.status == 200, await answer.text()
+        assert (await answer.json())["token"]
 
 
 async def play_against_a_bot_while_streaming(base_url: str) -> None:
