@@ -35,9 +35,10 @@ logger = logging.getLogger(__name__)
 
 # The channel the event-table triggers notify; payloads are "m:<match ids>" or "f:<user ids>" (the
 # feeds' owners), comma-separated, or "m:*" / "f:*" when the ids would not fit in one notification.
-# "t:<tournament id>" is sent by the tournament service (:func:`wake_on_commit`).
+# "t:<tournament id>" is sent by the tournament service, "l:0" by the match services when the lobby
+# changes (:func:`wake_on_commit`).
 CHANNEL = "switch_events"
-MATCH, FEED, TOURNAMENT = "m", "f", "t"
+MATCH, FEED, TOURNAMENT, LOBBY = "m", "f", "t", "l"
 
 # The listening connection's reconnection backoff (seconds), and TCP keep-alives so that a database
 # machine that vanished without closing the connection is noticed within about a minute.
@@ -62,6 +63,12 @@ def feed_topic(user_id: int) -> Topic:
 
 def tournament_topic(tournament_id: int) -> Topic:
     return (TOURNAMENT, tournament_id)
+
+
+def lobby_topic() -> Topic:
+    """The lobby's one topic: a match created, a seat taken or freed before the start, a start or
+    an end (what the lists of open matches and of matches being played show)."""
+    return (LOBBY, 0)
 
 
 class Subscription:

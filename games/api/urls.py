@@ -32,6 +32,7 @@ urlpatterns = [
     path("matches/<id:match_id>/events/", views.MatchEventsView.as_view(), name="match-events"),
     path("matches/<id:match_id>/stream/", views.MatchStreamView.as_view(), name="match-stream"),
     path("matches/<id:match_id>/resign/", views.MatchResignView.as_view(), name="match-resign"),
+    path("lobby/stream/", views.LobbyStreamView.as_view(), name="lobby-stream"),
     path("challenges/", views.ChallengeListView.as_view(), name="challenge-list"),
     path(
         "challenges/<id:challenge_id>/",

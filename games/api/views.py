@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
@@ -31,6 +31,13 @@ from switchsite.requests import AuthenticatedRequest
 
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID", str, OpenApiParameter.HEADER, description="Resume after this event's seq."
+)
+LOBBY_EVENT = OpenApiResponse(
+    SSE_EVENT.response,
+    description='Server-Sent Events: `changed` (data `{"seq", "type": "changed"}`) when the '
+    "stream opens and whenever a match is created, a seat is taken or freed before the start, or a "
+    "match starts or ends: read the lobby's lists then. `id` counts on from `Last-Event-ID`; the "
+    "stream keeps no history.",
 )
 INCARNATION = OpenApiParameter(
     "incarnation",
@@ -402,11 +409,14 @@ def _resume_point(request: Request) -> int:
     return parsed_cursor("after", request.query_params.get("after", "0"))
 
 
-def _stream_response(events: AsyncIterator[str], of_incarnation: str) -> StreamingHttpResponse:
+def _stream_response(
+    events: AsyncIterator[str], of_incarnation: str | None = None
+) -> StreamingHttpResponse:
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
-    response[INCARNATION_HEADER] = of_incarnation
+    if of_incarnation is not None:
+        response[INCARNATION_HEADER] = of_incarnation
     return response
 
 
@@ -467,6 +477,17 @@ class FeedStreamView(SeatLinkOwnFeed, StreamView):
         await read(after, 1)  # 410 before the stream starts
         events = waiting.event_stream(read, [notifier.feed_topic(request.user.pk)], after)
         return _stream_response(events, of_incarnation)
+
+
+class LobbyStreamView(StreamView):
+    @extend_schema(
+        parameters=[LAST_EVENT_ID],
+        responses={(200, "text/event-stream"): LOBBY_EVENT, **problems(401, 406)},
+        summary="The lobby's changes as Server-Sent Events",
+    )
+    async def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:
+        events = waiting.change_stream([notifier.lobby_topic()], _resume_point(request))
+        return _stream_response(events)  # no history, so no incarnation to check
 
 
 # --- challenges --------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import errors
+from games import errors, notifier
 from games.models import Match, MatchEvent, Seat
 from games.recording import FeedEntry
 from games.selectors import MatchInPlay, bot_account, match_in_play
@@ -124,6 +124,7 @@ def match_create(
             )
             for index in range(seats)
         )
+        notifier.wake_on_commit(notifier.lobby_topic())
     return match
 
 

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import errors, signals
+from games import errors, notifier, signals
 from games.models import Match, MatchEvent, Seat
 from games.recording import Advance, FeedEntry, advance_write
 from games.selectors import MatchInPlay, match_view
@@ -158,6 +158,8 @@ def advance(
             Seat.objects.filter(pk=seat_row.pk).update(**values)
         if decision.ended and match.rated and match.status == Status.FINISHED:
             match_rated(match, seats)
+        if read.status == Status.WAITING or decision.status != read.status:
+            notifier.wake_on_commit(notifier.lobby_topic())  # seats, a start or an end
         from games import tasks  # tasks import the services
 
         if decision.ended:

@@ -3,13 +3,18 @@ and leaving in the feeds, and challenges accepted, declined and cancelled."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.contrib.auth.models import User
 from django.utils import timezone
+from rest_framework.test import APIClient
 
-from games import tasks
+from games import services, tasks
 from games.models import Challenge
 from tests.api.conftest import Client, assert_problem
 
@@ -74,6 +79,98 @@ def test_an_auto_start_match_starts_when_its_last_seat_is_taken(alice, bob, caro
     assert len(view["you"]["hand"]) == 7
     for player in (alice, bob, carol):
         assert [e["data"]["match"] for e in feed(player, "match_started")] == [match]
+
+
+# How long a lobby change may take to reach the stream, and how long one that must not come is awaited.
+CHANGE_SECONDS = 5.0
+QUIET_SECONDS = 0.5
+
+
+def lobby_changes(response, steps: list[Callable[[], object]]) -> list[list[str]]:
+    """Read the lobby's stream while each step runs (in the test's thread, committing at once):
+    for the opening and after each step, the ``changed`` events' ids that came."""
+
+    async def read() -> list[list[str]]:
+        chunks: asyncio.Queue[str] = asyncio.Queue()
+
+        async def pump() -> None:
+            async for chunk in response.streaming_content:
+                await chunks.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
+
+        async def changed(seconds: float) -> list[str]:
+            ids = []
+            try:
+                while True:
+                    chunk = await asyncio.wait_for(chunks.get(), seconds)
+                    if "event: changed" in chunk:
+                        ids.append(chunk.split("\n")[0].removeprefix("id: "))
+                        seconds = QUIET_SECONDS  # and anything else that follows at once
+            except TimeoutError:
+                return ids
+
+        reader = asyncio.create_task(pump())
+        seen = [await changed(CHANGE_SECONDS)]
+        for step in steps:
+            await sync_to_async(step)()
+            seen.append(
+                await changed(QUIET_SECONDS if step.__name__ == "quiet" else CHANGE_SECONDS)
+            )
+        reader.cancel()
+        return seen
+
+    return async_to_sync(read)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lobby_stream_says_changed_at_each_opening_seat_start_and_end_never_at_a_move(
+    alice, bob, settings
+):
+    settings.SSE_MAX_SECONDS = 60
+    match: dict[str, int] = {}
+
+    def alice_opens_a_match() -> None:
+        match["id"] = create(alice, seats=2, auto_start=True, on_resign="forfeit")
+
+    def bob_joins_and_it_starts() -> None:
+        assert bob.post(f"/api/v1/matches/{match['id']}/join/").json()["status"] == "active"
+
+    def quiet() -> None:  # a move changes nothing the lobby lists
+        for player in (alice, bob):
+            view = player.get(f"/api/v1/matches/{match['id']}/").json()
+            if view["to_move"] == view["you"]["seat"]:
+                move = {**view["legal_moves"][0], "expected_version": view["version"]}
+                assert player.post(f"/api/v1/matches/{match['id']}/moves/", move).status_code == 201
+                return
+        raise AssertionError("nobody was to move")
+
+    def alice_resigns_and_it_ends() -> None:
+        view = alice.post(f"/api/v1/matches/{match['id']}/resign/").json()
+        assert view["status"] == "abandoned"
+
+    response = alice.http.get("/api/v1/lobby/stream/", HTTP_LAST_EVENT_ID="4")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/event-stream"
+    seen = lobby_changes(
+        response, [alice_opens_a_match, bob_joins_and_it_starts, quiet, alice_resigns_and_it_ends]
+    )
+
+    # One on opening (read the lists now), numbered on from Last-Event-ID, and one per change; on
+    # PostgreSQL the listener's first connection may wake the stream once more (it cannot know
+    # what it missed before): a spurious change costs a read, a missed one a stale lobby.
+    opening, opened, started, moved, ended = seen
+    assert opening[0] == "5"
+    assert opened
+    assert started
+    assert ended
+    assert moved == []
+    ids = [int(i) for i in opening + opened + started + ended]
+    assert ids == list(range(5, 5 + len(ids)))
+    assert_problem(APIClient().get("/api/v1/lobby/stream/"), 401, "not_authenticated")
+    assert_problem(alice.get("/api/v1/lobby/stream/?format=json"), 406, "not_acceptable")
+    guest = APIClient()  # a seat link plays its seat, and sees no lobby
+    secret = services.seat_token_create(user=User.objects.get(username="bob"), name="table 1")
+    guest.credentials(HTTP_AUTHORIZATION=f"Token {secret}")
+    assert_problem(guest.get("/api/v1/lobby/stream/"), 403, "insufficient_scope")
 
 
 def challenge(client: Client, to: list[str], **fields: Any) -> Any:
