@@ -34,8 +34,10 @@ def build(entrants: int, strategy: str) -> tuple[int, User]:
     from django.contrib.auth import get_user_model
 
     from tournaments import services
+    from tournaments.powers import directors
 
     desk = get_user_model().objects.create_user(f"bench-{uuid.uuid4().hex[:8]}", is_staff=True)
+    desk.groups.add(directors())  # a tournament director
     tournament = services.tournament_create(
         creator=desk,
         name=f"Online {entrants}",

@@ -107,10 +107,12 @@ def main(argv: list[str] | None = None) -> None:
 
     from tournaments import selectors, services
     from tournaments.models import Table
+    from tournaments.powers import directors
 
     call_command("migrate", verbosity=0)
     rng = random.Random(args.seed)
     desk = get_user_model().objects.create_user(f"bench-{uuid.uuid4().hex[:8]}", is_staff=True)
+    desk.groups.add(directors())  # a tournament director
     tournament = services.tournament_create(
         creator=desk,
         name=f"Scale {args.entrants}",

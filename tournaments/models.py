@@ -82,6 +82,15 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ("-created_at", "-pk")
+        # The director's powers besides Django's own add/change/delete/view (tournaments.powers).
+        permissions = (
+            ("register_entries", "Can register, check in and withdraw others' entries"),
+            ("seat_rounds", "Can seat, publish and withdraw rounds"),
+            ("enter_results", "Can enter and correct table results"),
+            ("run_clock", "Can run the round clock"),
+            ("cancel_tournament", "Can cancel a tournament"),
+            ("print_seat_links", "Can see and print the guests' seat links"),
+        )
         constraints = (
             models.CheckConstraint(
                 condition=Q(planned_rounds__gte=1),

@@ -3,8 +3,8 @@
 They show the current round's tables (by table, and alphabetically by name so players find their
 seat), the standings and the finished rounds' results — names and points only, never a card. The
 projector screen shows the same for the room, in large type, with the round clock. A series' page
-adds up its tournaments. All three update themselves (``tournaments.live``); staff may see them
-when they are not public.
+adds up its tournaments. All three update themselves (``tournaments.live``); those who may see
+tournaments that are not public (``Power.VIEW``) see them when they are not public.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import BadRequest
 from django.db.models import Min
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
@@ -24,6 +25,7 @@ from switchsite.asyncdb import run_sync
 from switchsite.languages import chosen_language, spoken
 from tournaments import errors, live, selectors, series
 from tournaments.models import Round, Series, Tournament
+from tournaments.powers import Power, has_power
 
 
 def public_index(request: HttpRequest) -> HttpResponse:
@@ -41,7 +43,7 @@ def public_index(request: HttpRequest) -> HttpResponse:
 
 def public_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """In the tournament's language, unless the visitor chose the other with the switcher."""
-    tournament = _shown(tournament_id, staff=request.user.is_staff)
+    tournament = _shown(tournament_id, viewer=request.user)
     context = _room(tournament)
     finished = [r for r in reversed(context["rounds"]) if r["status"] == Round.Status.COMPLETE]
     return spoken(
@@ -55,7 +57,7 @@ def public_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The projector page: the current round's tables, its clock and the standings, in the
     tournament's language."""
-    tournament = _shown(tournament_id, staff=request.user.is_staff)
+    tournament = _shown(tournament_id, viewer=request.user)
     return spoken(
         tournament.language,
         lambda: render(request, "tournaments/public/screen.html", _room(tournament)),
@@ -64,7 +66,7 @@ def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
     """A series' standings: the results of its tournaments added up per person."""
-    shown = _series_shown(series_id, staff=request.user.is_staff)
+    shown = _series_shown(series_id, viewer=request.user)
     revision = live.series_revision(shown.pk)  # first: never newer than what the page shows
     detail = series.series_detail(series=shown)
     rows = series.series_standings_rows(series=shown)
@@ -83,14 +85,14 @@ def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
 async def live_events(request: HttpRequest, tournament_id: int) -> StreamingHttpResponse:
     """The pages' ``changed`` events (Server-Sent Events) after the revision they were drawn at."""
     user = await request.auser()
-    await run_sync(_shown, tournament_id, staff=user.is_staff)
+    await run_sync(_shown, tournament_id, viewer=user)
     return _event_stream(live.stream(tournament_id, _after(request)))
 
 
 async def series_live_events(request: HttpRequest, series_id: int) -> StreamingHttpResponse:
     """The series page's ``changed`` events: a write to any of its tournaments."""
     user = await request.auser()
-    tournament_ids = await run_sync(_series_tournament_ids, series_id, staff=user.is_staff)
+    tournament_ids = await run_sync(_series_tournament_ids, series_id, viewer=user)
     return _event_stream(live.series_stream(series_id, tournament_ids, _after(request)))
 
 
@@ -110,21 +112,23 @@ def _event_stream(events: AsyncIterator[str]) -> StreamingHttpResponse:
     return response
 
 
-def _series_shown(series_id: int, *, staff: bool) -> Series:
-    """A public series, or any for staff."""
+def _series_shown(series_id: int, *, viewer: User | AnonymousUser) -> Series:
+    """A public series, or any for a viewer who may see tournaments that are not public."""
     try:
-        return series.series_get(series_id=series_id, staff=staff)
+        return series.series_get(series_id=series_id, staff=has_power(viewer, Power.VIEW))
     except errors.TournamentNotFound:
         raise Http404(gettext("No such public series.")) from None
 
 
-def _series_tournament_ids(series_id: int, *, staff: bool) -> list[int]:
-    return list(_series_shown(series_id, staff=staff).tournaments.values_list("pk", flat=True))
+def _series_tournament_ids(series_id: int, *, viewer: User | AnonymousUser) -> list[int]:
+    return list(_series_shown(series_id, viewer=viewer).tournaments.values_list("pk", flat=True))
 
 
-def _shown(tournament_id: int, *, staff: bool) -> Tournament:
-    """A public tournament, or any for staff; read first, so its revision is never newer than
-    what the page shows (a write in between only costs the page one more refresh)."""
+def _shown(tournament_id: int, *, viewer: User | AnonymousUser) -> Tournament:
+    """A public tournament, or any for a viewer who may see tournaments that are not public; read
+    first, so its revision is never newer than what the page shows (a write in between only costs
+    the page one more refresh)."""
+    staff = has_power(viewer, Power.VIEW)
     shown = Tournament.objects.all() if staff else Tournament.objects.filter(public=True)
     tournament = shown.filter(pk=tournament_id).first()
     if tournament is None:

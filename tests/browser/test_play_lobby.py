@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import LAPTOP, PHONE, screenshot
 from tests.browser.play import PASSWORD, sign_up
 from tournaments import services as tournaments
+from tournaments.powers import directors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,6 +77,7 @@ def test_a_challenge_reaches_the_open_lobby_starts_the_match_and_others_watch(pl
 
 def test_the_lobby_lists_a_tournament_table_in_play_to_watch(play_contexts):
     organiser = get_user_model().objects.create_user("desk", is_staff=True)
+    organiser.groups.add(directors())  # a tournament director
     erin = get_user_model().objects.create_user("erin", password=PASSWORD)
     tournament = tournaments.tournament_create(
         creator=organiser,

@@ -16,12 +16,14 @@ from tests.browser.play import PASSWORD
 from tournaments import selectors
 from tournaments import services as tournament_services
 from tournaments.models import Table
+from tournaments.powers import directors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_guest_plays_a_turn_from_the_seat_link(play_contexts: list[BrowserContext]):
     organiser = get_user_model().objects.create_user("desk", is_staff=True)
+    organiser.groups.add(directors())  # a tournament director
     _, alice_token = game_services.player_register(username="alice", password=PASSWORD)
     tournament = tournament_services.tournament_create(
         creator=organiser,

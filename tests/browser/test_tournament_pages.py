@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import PHONE, screenshot
 from tournaments import services
 from tournaments.models import ResultEntry, Tournament
+from tournaments.powers import directors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,6 +24,7 @@ CARD_CODE = re.compile(r"\b(?:[2-9]|10|[JQKA])[SHDC]\b")
 def club_night(**settings) -> Tournament:
     """An offline, public French evening of six guests at tables of three, round 1 seated."""
     organiser = get_user_model().objects.create_user("organiser", is_staff=True)
+    organiser.groups.add(directors())  # a tournament director
     fields = {
         "name": "Thursday club",
         "ruleset": "french",

@@ -26,6 +26,7 @@ from tests.faults.conftest import needs
 from tests.tournaments.conftest import end_match, won_by_seat_0
 from tournaments import services
 from tournaments.models import Round, Tournament
+from tournaments.powers import directors
 from tournaments.selectors import standings_table
 
 pytestmark = [
@@ -109,6 +110,7 @@ def test_a_dump_taken_mid_tournament_restores_and_play_goes_on(
     restored_into_fresh_database, tasks_in_process
 ):
     organiser = get_user_model().objects.create_user("desk", is_staff=True)
+    organiser.groups.add(directors())  # a tournament director
     tournament = services.tournament_create(
         creator=organiser,
         name="Restored night",

@@ -15,6 +15,7 @@ from switchgame.protocol import HandOutcome, Outcome, solo_teams
 from tests.api import conftest as api
 from tournaments import services
 from tournaments.models import Table, Tournament
+from tournaments.powers import directors
 
 make_client = api.make_client
 alice = api.alice
@@ -35,7 +36,10 @@ TOURNAMENT = {
 
 @pytest.fixture
 def organiser(db):
-    return get_user_model().objects.create_user("desk", is_staff=True)
+    """A tournament director at the desk."""
+    user = get_user_model().objects.create_user("desk", is_staff=True)
+    user.groups.add(directors())
+    return user
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -26,6 +27,7 @@ from switchsite.requests import AuthenticatedHttpRequest
 from tournaments import errors, selectors, services
 from tournaments.forms import RegisterForm, TableResultForm
 from tournaments.models import Tournament
+from tournaments.powers import Power, has_power
 from tournaments.qr import qr_svg
 
 PRINT_CSS = {"all": ("tournaments/print.css",)}
@@ -371,6 +373,8 @@ class DeskViews(admin.ModelAdmin):
             "printed_at": timezone.now(),
         }
         if sheet == "seat_links":
+            if not has_power(request.user, Power.SEAT_LINKS):
+                raise PermissionDenied
             context["seat_links"] = _seat_link_cards(request, tournament)
             return self._page(
                 request,

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -21,6 +22,7 @@ from tournaments import selectors, services
 from tournaments.admin.desk import PRINT_CSS, DeskViews
 from tournaments.forms import TournamentForm
 from tournaments.models import Round, Tournament
+from tournaments.powers import Power, has_power
 
 
 class RoundFilter(admin.SimpleListFilter):
@@ -164,42 +166,49 @@ class TournamentAdmin(DeskViews):
         return response
 
     def get_urls(self) -> list[Any]:
-        def view(method: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-            return self.admin_site.admin_view(self._with_tournament(method))
+        def view(method: Callable[..., HttpResponse], power: Power) -> Callable[..., HttpResponse]:
+            return self.admin_site.admin_view(self._with_tournament(method, power))
 
         name = "tournaments_tournament_"
+        on = "<int:object_id>/"
+        round_ = f"{on}rounds/<int:round_number>/"
         return [
-            path("<int:object_id>/step/", view(self.step_view), name=f"{name}step"),
+            path(f"{on}step/", view(self.step_view, Power.SEAT), name=f"{name}step"),
             path(
-                "<int:object_id>/entries/<int:entry_id>/withdraw/",
-                view(self.withdraw_view),
+                f"{on}entries/<int:entry_id>/withdraw/",
+                view(self.withdraw_view, Power.REGISTER),
                 name=f"{name}withdraw",
             ),
-            path("<int:object_id>/clock/", view(self.clock_view), name=f"{name}clock"),
+            path(f"{on}clock/", view(self.clock_view, Power.CLOCK), name=f"{name}clock"),
             path(
-                "<int:object_id>/rounds/<int:round_number>/withdraw/",
-                view(self.round_withdraw_view),
+                f"{round_}withdraw/",
+                view(self.round_withdraw_view, Power.SEAT),
                 name=f"{name}round_withdraw",
             ),
-            path("<int:object_id>/cancel/", view(self.cancel_view), name=f"{name}cancel"),
-            path("<int:object_id>/checkin/", view(self.checkin_view), name=f"{name}checkin"),
-            path("<int:object_id>/register/", view(self.register_view), name=f"{name}register"),
-            path("<int:object_id>/standings/", view(self.standings_view), name=f"{name}standings"),
+            path(f"{on}cancel/", view(self.cancel_view, Power.CANCEL), name=f"{name}cancel"),
+            path(f"{on}checkin/", view(self.checkin_view, Power.REGISTER), name=f"{name}checkin"),
             path(
-                "<int:object_id>/rounds/<int:round_number>/tables/<int:table_number>/result/",
-                view(self.result_view),
+                f"{on}register/", view(self.register_view, Power.REGISTER), name=f"{name}register"
+            ),
+            path(f"{on}standings/", view(self.standings_view, Power.VIEW), name=f"{name}standings"),
+            path(
+                f"{round_}tables/<int:table_number>/result/",
+                view(self.result_view, Power.RESULTS),
                 name=f"{name}result",
             ),
-            path(
-                "<int:object_id>/print/<str:sheet>/",
-                view(self.print_view),
-                name=f"{name}print",
-            ),
+            path(f"{on}print/<str:sheet>/", view(self.print_view, Power.VIEW), name=f"{name}print"),
             *super().get_urls(),
         ]
 
-    def _with_tournament(self, method: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def _with_tournament(
+        self, method: Callable[..., HttpResponse], power: Power
+    ) -> Callable[..., HttpResponse]:
+        """A desk page of one tournament, for those with ``power`` only: the admin lets any staff
+        user in, and the desk's own pages are not Django's model views that check permissions."""
+
         def wrapped(request: HttpRequest, object_id: int, **kwargs: Any) -> HttpResponse:
+            if not has_power(request.user, power):
+                raise PermissionDenied
             tournament = self.get_object(request, str(object_id))
             if tournament is None:
                 # Django's own answer for a missing object (private, so not in the stubs).

@@ -1,5 +1,5 @@
 """The tournaments API: one class per operation. Views parse, call a service or selector, and
-serialise; the staff-only checks and every rule live in the services."""
+serialise; the director's permission checks and every rule live in the services."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from switchsite.api.schema import IDEMPOTENCY_KEY, problems
 from switchsite.requests import AuthenticatedRequest
 from tournaments import selectors, services
 from tournaments.api import serializers as s
+from tournaments.powers import Power, has_power
 
 
 def detail(request: Request, tournament_id: int) -> dict[str, Any]:
@@ -29,7 +30,7 @@ def detail(request: Request, tournament_id: int) -> dict[str, Any]:
     return selectors.tournament_detail(
         tournament=tournament,
         absolute=request.build_absolute_uri,
-        seat_links=request.user.is_staff,
+        seat_links=has_power(request.user, Power.SEAT_LINKS),
     )
 
 

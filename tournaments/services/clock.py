@@ -10,7 +10,8 @@ from django.utils.translation import gettext
 from switchgame.tournament.clock import ClockError, RoundClock
 from tournaments import errors
 from tournaments.models import Round, Tournament
-from tournaments.services.common import locked_tournament, require_staff
+from tournaments.powers import Power, require_power
+from tournaments.services.common import locked_tournament
 
 
 def round_clock(
@@ -25,7 +26,7 @@ def round_clock(
     """Start the clock of a published round for ``minutes`` (restarting it if need be), or pause
     or resume it. Every screen counts down to the stored end, so they all agree. A cancelled
     tournament has no round in play, so no clock to run."""
-    require_staff(user, "run the round clock")
+    require_power(user, Power.CLOCK)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if tournament.status == Tournament.Status.CANCELLED:

@@ -1,11 +1,10 @@
-"""What every write of the tournament service shares: the staff check, the tournament row
-locked first, and how the published rounds are read for seating."""
+"""What every write of the tournament service shares: the tournament row locked first, and how
+the published rounds are read for seating (the director's powers: ``tournaments.powers``)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from django.contrib.auth.models import User
 from django.utils.translation import gettext
 
 from games import errors as game_errors
@@ -15,11 +14,6 @@ from tournaments import errors, live
 from tournaments.models import Bye, Round, TableSeat, Tournament
 
 SEED_BITS = 62
-
-
-def require_staff(user: User, doing: str) -> None:
-    if not user.is_staff:
-        raise errors.StaffOnly(gettext("Only staff may %(doing)s.") % {"doing": doing})
 
 
 def locked_tournament(tournament_id: int) -> Tournament:

@@ -14,10 +14,10 @@ from switchgame import catalog
 from switchsite.problems import ServiceError
 from tournaments import errors
 from tournaments.models import Entry, Tournament
+from tournaments.powers import Power, require_power
 from tournaments.services.common import (
     bot_strategy,
     locked_tournament,
-    require_staff,
     rounds_played,
 )
 from tournaments.services.seat_links import guest_online
@@ -47,7 +47,7 @@ def entry_register(*, tournament_id: int, user: User, entrant: Entrant) -> Entry
 
 def entries_register(*, tournament_id: int, user: User, entrants: Sequence[Entrant]) -> list[Entry]:
     """Register many entrants at once (staff), all or none: every refusal is reported, by item."""
-    require_staff(user, "register entries in bulk")
+    require_power(user, Power.REGISTER)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         entries, refused = [], {}
@@ -71,10 +71,10 @@ def _entry_add(tournament: Tournament, user: User, entrant: Entrant) -> Entry:
         )
     next_round = rounds_played(tournament) + 1
     if entrant.bot is not None:
-        require_staff(user, "enter a bot")
+        require_power(user, Power.REGISTER)
         return _bot_entry_create(tournament, entrant, joined_round=next_round)
     if entrant.guest is not None:
-        require_staff(user, "enter a guest")
+        require_power(user, Power.REGISTER)
         display = _free_name(tournament, entrant.guest)
         guest = Entry.objects.create(tournament=tournament, name=display, joined_round=next_round)
         guest_online(guest, tournament)
@@ -114,7 +114,7 @@ def entry_withdraw(
                 gettext("The tournament is %(status)s.") % {"status": tournament.status}
             )
         if name is not None:
-            require_staff(user, "withdraw another entry")
+            require_power(user, Power.REGISTER)
             entry = Entry.objects.filter(tournament=tournament, name__iexact=name.strip()).first()
         else:
             entry = Entry.objects.filter(
@@ -131,7 +131,7 @@ def _entrant(user: User, username: str | None) -> User:
     """The user an entry is for: the caller, or (staff only) the player named."""
     if username is None:
         return user
-    require_staff(user, "register or withdraw another player")
+    require_power(user, Power.REGISTER)
     entrant = get_user_model().objects.filter(username=username).first()
     if entrant is None:
         raise errors.UnknownPlayer(

@@ -15,7 +15,8 @@ from games import services as game_services
 from games.models import Match
 from tournaments import errors, selectors
 from tournaments.models import Entry, Round, Table, Tournament
-from tournaments.services.common import locked_tournament, require_staff
+from tournaments.powers import Power, require_power
+from tournaments.services.common import locked_tournament
 from tournaments.services.seat_links import guest_users, guest_users_retire
 
 ROUND_WITHDRAWN = "round_withdrawn"
@@ -26,7 +27,7 @@ TOURNAMENT_DELETED = "tournament_deleted"
 def entry_checkin(*, tournament_id: int, user: User, name: str, present: bool) -> Entry:
     """Mark an entry present or absent (staff). Seating seats present entries only; an absent
     entry gets no bye and no result for the rounds it misses."""
-    require_staff(user, "check entries in")
+    require_power(user, Power.REGISTER)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         _require_open(tournament)
@@ -46,7 +47,7 @@ def round_unpublish(*, tournament_id: int, user: User, round_number: int) -> Rou
     Online, its matches are abandoned with reason ``round_withdrawn`` — after their tables let
     go of them, so their end is nobody's result. ``start/`` or ``next-round/`` seat it again.
     """
-    require_staff(user, "withdraw a round")
+    require_power(user, Power.SEAT)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         _require_open(tournament)
@@ -80,7 +81,7 @@ def round_unpublish(*, tournament_id: int, user: User, round_number: int) -> Rou
 def tournament_cancel(*, tournament_id: int, user: User) -> Tournament:
     """Cancel a tournament that is not finished (staff): its open matches are abandoned and it
     leaves the public index; its results so far stay on record."""
-    require_staff(user, "cancel a tournament")
+    require_power(user, Power.CANCEL)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         _require_open(tournament)
@@ -94,7 +95,7 @@ def tournament_delete(*, tournament_id: int, user: User) -> None:
     """Remove a tournament that has no recorded result (staff), whatever its state; its open
     matches are abandoned first, and its guests' users go unless a match seats them. A
     tournament with results is cancelled instead (409)."""
-    require_staff(user, "delete a tournament")
+    require_power(user, Power.DELETE)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         tables = Table.objects.filter(round__tournament=tournament)

@@ -16,13 +16,13 @@ from switchgame.tournament import meetings, seating
 from switchgame.tournament.seating import SeatingMode
 from tournaments import errors, selectors
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
+from tournaments.powers import Power, require_power
 from tournaments.services.common import (
     SEED_BITS,
     bot_entry_ids,
     entry_names,
     fills_tables,
     locked_tournament,
-    require_staff,
     rounds_played,
     seating_history,
     table_bounds,
@@ -32,7 +32,7 @@ from tournaments.services.seat_links import seat_holder
 
 def tournament_start(*, tournament_id: int, user: User) -> Round:
     """Seat round 1 and start its tables (or publish the organiser's draft of it)."""
-    require_staff(user, "start a tournament")
+    require_power(user, Power.SEAT)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if tournament.status == Tournament.Status.CANCELLED:
@@ -46,7 +46,7 @@ def tournament_start(*, tournament_id: int, user: User) -> Round:
 
 def round_next(*, tournament_id: int, user: User) -> Round:
     """Seat the next round and start its tables, once every table of the last one is finished."""
-    require_staff(user, "seat the next round")
+    require_power(user, Power.SEAT)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         _require_round_complete(tournament)
@@ -55,7 +55,7 @@ def round_next(*, tournament_id: int, user: User) -> Round:
 
 def round_draft(*, tournament_id: int, user: User) -> Round:
     """Seat the next round as a draft for the organiser to review; replaces an earlier draft."""
-    require_staff(user, "seat a round")
+    require_power(user, Power.SEAT)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if tournament.status != Tournament.Status.REGISTERING:
@@ -65,7 +65,7 @@ def round_draft(*, tournament_id: int, user: User) -> Round:
 
 def round_publish(*, tournament_id: int, user: User) -> Round:
     """Check the drafted round (as the organiser may have edited it) and start its tables."""
-    require_staff(user, "publish a round")
+    require_power(user, Power.SEAT)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if not tournament.rounds.filter(status=Round.Status.DRAFT).exists():
@@ -100,7 +100,7 @@ def round_edit(
     Checked against the rules at once (every active entry placed once, tables within the
     ruleset's sizes), so a bad edit is refused here rather than when publishing.
     """
-    require_staff(user, "edit a round")
+    require_power(user, Power.SEAT)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         drafted = tournament.rounds.filter(status=Round.Status.DRAFT).first()

@@ -9,14 +9,14 @@ from django.db import transaction
 
 from tournaments import errors
 from tournaments.models import Series, Tournament
-from tournaments.services.common import require_staff
+from tournaments.powers import Power, require_power
 
 
 def series_create(
     *, user: User, name: str, tournament_ids: Sequence[int], public: bool = False
 ) -> Series:
     """A series of existing tournaments (each once, in any order; results are added up)."""
-    require_staff(user, "create a series")
+    require_power(user, Power.CREATE)
     wanted = set(tournament_ids)
     found = set(Tournament.objects.filter(pk__in=wanted).values_list("pk", flat=True))
     missing = sorted(wanted - found)

@@ -18,7 +18,8 @@ from switchgame.tournament.scoring import Scoring
 from switchsite.tasks import publish_after_commit
 from tournaments import errors, selectors
 from tournaments.models import Entry, ResultEntry, Round, ScoreLine, Table, Tournament
-from tournaments.services.common import locked_tournament, require_staff
+from tournaments.powers import Power, require_power
+from tournaments.services.common import locked_tournament
 
 ENDED = (Match.Status.FINISHED, Match.Status.ABANDONED)
 WHOLE_TABLE = 0  # the "hand" of a table rated as a whole
@@ -84,7 +85,7 @@ def table_result_enter(
     """
     from tournaments import tasks  # tasks import this module
 
-    require_staff(user, "enter a table's result")
+    require_power(user, Power.RESULTS)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if tournament.status == Tournament.Status.CANCELLED:

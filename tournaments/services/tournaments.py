@@ -14,7 +14,8 @@ from switchgame.tournament.scoring import ByePolicy, Ranking, Scoring
 from switchgame.tournament.seating import SeatingMode
 from tournaments import errors
 from tournaments.models import Tournament, service_language
-from tournaments.services.common import SEED_BITS, bot_strategy, require_staff
+from tournaments.powers import Power, require_power
+from tournaments.services.common import SEED_BITS, bot_strategy
 
 SCORINGS_OF_GAME = {
     catalog.SHEDDING: {Scoring.FRENCH, Scoring.PLACEMENT},
@@ -42,7 +43,7 @@ def tournament_create(
     ranking: str = Ranking.TOTAL,
 ) -> Tournament:
     """A tournament open for registration. The house rules are checked now, not at round one."""
-    require_staff(creator, "create a tournament")
+    require_power(creator, Power.CREATE)
     info = catalog.find_ruleset(ruleset)
     if scoring not in SCORINGS_OF_GAME[info.game]:
         allowed = ", ".join(sorted(SCORINGS_OF_GAME[info.game]))
