@@ -76,7 +76,7 @@ def test_the_record_verifies_offline(alice) -> None:
     _, record = played(alice)
 
     out = io.StringIO()
-    assert check(io.StringIO(json.dumps(record)), "practice.json", out), out.getvalue()
+    assert check(io.StringIO(json.dumps(record)), "practice.json", out) == 0, out.getvalue()
     assert ": valid (1 deal(s), " in out.getvalue()
 
 
