@@ -94,17 +94,16 @@ def make_players(env: dict[str, str], count: int) -> list[tuple[str, str]]:
     django.setup()
     from django.contrib.auth import get_user_model
     from django.db import connections
-    from rest_framework.authtoken.models import Token
 
     from games.models import Player
+    from games.services import account_token
 
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"load{n}", password="!") for n in range(2 * count)
     )
     Player.objects.bulk_create(Player(user=user) for user in users)
-    tokens = Token.objects.bulk_create(Token(user=u, key=Token.generate_key()) for u in users)
+    keys = [account_token(user=user) for user in users]
     connections.close_all()
-    keys = [token.key for token in tokens]
     return list(zip(keys[0::2], keys[1::2], strict=True))
 
 

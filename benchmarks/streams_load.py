@@ -88,17 +88,16 @@ class Player:
 
 def create_players(count: int) -> list[Player]:
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
 
     from games.models import Player as Profile
+    from games.services import account_token
 
     run = uuid.uuid4().hex[:8]
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"load-{run}-{i}", password="!") for i in range(count)
     )
     Profile.objects.bulk_create(Profile(user=user) for user in users)
-    tokens = Token.objects.bulk_create(Token(user=u, key=Token.generate_key()) for u in users)
-    return [Player(token.key) for token in tokens]
+    return [Player(account_token(user=user)) for user in users]
 
 
 # --- the clients ------------------------------------------------------------------------------

@@ -473,7 +473,7 @@ def challenge_summary(*, challenge: Challenge) -> dict[str, Any]:
 
 def api_tokens(*, user: User) -> QuerySet[ApiToken]:
     """The user's named tokens, oldest first."""
-    return ApiToken.objects.filter(user=user).order_by("created_at", "pk")
+    return ApiToken.objects.filter(user=user, account=False).order_by("created_at", "pk")
 
 
 def holds_seat(*, user: User, match_id: int) -> bool:

@@ -30,12 +30,16 @@ class IdempotentRequest(models.Model):
 
 
 class ApiToken(models.Model):
-    """A named API token with scopes, beside the account's own token (which has every scope).
+    """An API token: the account's own (``account``: every scope, and it manages the others) or a
+    named one with scopes.
 
     ``read`` allows reads, ``play`` every write of a player; ``seat`` is a guest's seat link: the
     matches where its user holds a seat and that user's feed, nothing else. Only the SHA-256 of the
-    secret is kept (``key_hash``), except for a seat link, whose secret the tournament desk shows
-    and prints again (``seat_secret``).
+    secret is kept (``key_hash``): a database or a backup holds no working credential. The
+    account's token is given again by ``POST /auth/token/``, so its secret is derived from a random
+    ``nonce`` and the service's ``SECRET_KEY`` (which is not in the database), never stored; an
+    account token from before hashing has no nonce and works until it is rotated. A seat link's
+    secret is still kept (``seat_secret``) for the desk to print again.
     """
 
     class Scope(models.TextChoices):
@@ -49,6 +53,8 @@ class ApiToken(models.Model):
     name = models.CharField(max_length=100)
     scopes = models.JSONField()
     key_hash = models.CharField(max_length=64, unique=True)
+    account = models.BooleanField(default=False)
+    nonce = models.CharField(max_length=32, blank=True)
     seat_secret = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

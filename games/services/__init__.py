@@ -53,6 +53,7 @@ from games.services.ratings import (
 from games.services.records import record_deals_keep
 from games.services.retention import old_events_purge
 from games.services.tokens import (
+    account_token,
     seat_token_create,
     seat_tokens_revoke,
     token_create,
@@ -65,6 +66,7 @@ __all__ = [
     "STRIKES_BEFORE_TAKEOVER",
     "ActionResult",
     "MatchSettings",
+    "account_token",
     "action_apply",
     "bot_turns_play",
     "challenge_accept",

@@ -11,11 +11,11 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils.translation import gettext
-from rest_framework.authtoken.models import Token
 
 from games import errors
 from games.models import Match, Player
 from games.recording import FeedEntry, feed_append
+from games.services.tokens import account_token
 from switchsite.models import ApiToken
 
 
@@ -41,10 +41,10 @@ def player_register(*, username: str, password: str, bot: bool = False) -> tuple
         with transaction.atomic():
             user = user_model.objects.create_user(username=username, password=password)
             Player.objects.create(user=user, name_key=key, bot=bot)
-            token = Token.objects.create(user=user)
+            secret = account_token(user=user)
     except IntegrityError:
         raise taken from None
-    return user, token.key
+    return user, secret
 
 
 def name_key(username: str) -> str:
@@ -62,16 +62,12 @@ def token_obtain(
     if user is None:
         raise errors.InvalidCredentials(gettext("The username or password is wrong."))
     with transaction.atomic():
-        if rotate:
-            Token.objects.filter(user=user).delete()
-        token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+        return account_token(user=user, rotate=rotate)
 
 
 def tokens_revoke(*, user: User) -> None:
     """Revoke the user's API tokens, named ones too (their password changed: the old credentials
     are void)."""
-    Token.objects.filter(user=user).delete()
     ApiToken.objects.filter(user=user).delete()
 
 

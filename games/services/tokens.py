@@ -1,16 +1,42 @@
-"""Named API tokens with scopes (``read``, ``play``) beside the account's own, and the ``seat``
-tokens of guests' seat links. The secret is shown once, at creation; only its hash is kept."""
+"""API tokens: the account's own, named tokens with scopes (``read``, ``play``), and the ``seat``
+tokens of guests' seat links. Only a secret's hash is kept: a named token's secret is shown once,
+at creation; the account's is derived again from its nonce and ``SECRET_KEY`` each time it is asked
+for (``switchsite.api.authentication``)."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 from django.utils.translation import gettext
 
 from games import errors
-from switchsite.api.authentication import named_token_secret
+from switchsite.api.authentication import account_token_secret, key_hash, named_token_secret
 from switchsite.models import ApiToken
+
+
+def account_token(*, user: User, rotate: bool = False) -> str:
+    """The account's own token: the one it has, or (``rotate``, or none that can be given again) a
+    new one; ``rotate`` revokes every earlier one."""
+    tokens = ApiToken.objects.filter(user=user, account=True)
+    if rotate:
+        tokens.delete()
+    for token in tokens.exclude(nonce=""):
+        secret = account_token_secret(token.nonce)
+        if key_hash(secret) == token.key_hash:  # else SECRET_KEY has changed since: a new one
+            return secret
+    nonce = secrets.token_hex(16)
+    secret = account_token_secret(nonce)
+    ApiToken.objects.create(
+        user=user,
+        name="account",
+        scopes=[ApiToken.Scope.READ, ApiToken.Scope.PLAY],
+        key_hash=key_hash(secret),
+        account=True,
+        nonce=nonce,
+    )
+    return secret
 
 
 def token_create(*, user: User, name: str, scopes: Sequence[str]) -> tuple[ApiToken, str]:

@@ -1,9 +1,9 @@
 """Who is calling, and what their token allows.
 
-``Authorization: Token <key>`` or ``Bearer <key>``. The key is either the account's own token (DRF's
-authtoken, from registration or ``auth/token/``: every scope) or a named token (:class:`ApiToken`,
-recognised by its prefix, looked up by the SHA-256 of the key). A named token's scopes are checked
-here, for every view that authenticates, so no view can forget them:
+``Authorization: Token <key>`` or ``Bearer <key>``. Every key is looked up by its SHA-256 (only the
+hash is stored, :class:`ApiToken`): the account's own token (from registration or ``auth/token/``:
+every scope) or a named token. A named token's scopes are checked here, for every view that
+authenticates, so no view can forget them:
 
 - ``read``: safe methods (GET, HEAD, OPTIONS) only; ``play``: every write too;
 - ``seat`` (a guest's seat link): only views that say a seat link may use them
@@ -20,8 +20,8 @@ import secrets
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils.crypto import salted_hmac
 from rest_framework import authentication, exceptions
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
@@ -32,6 +32,7 @@ SCHEMES = (b"token", b"bearer")
 # A token is read with its user and the user's game profile (``user.player``), in one query: most
 # requests need the profile (a feed, a seat, the caller's own page) and would read it again.
 WITH_USER = ("user", "user__player")
+ACCOUNT_TOKEN_SALT = "switchsite.account-token"
 
 
 def named_token_secret() -> tuple[str, str]:
@@ -40,11 +41,17 @@ def named_token_secret() -> tuple[str, str]:
     return secret, key_hash(secret)
 
 
+def account_token_secret(nonce: str) -> str:
+    """The account token's secret: derived from its nonce and ``SECRET_KEY``, so that it can be
+    given again without being stored."""
+    return salted_hmac(ACCOUNT_TOKEN_SALT, nonce, algorithm="sha256").hexdigest()[:40]
+
+
 def key_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-class TokenAuthentication(authentication.TokenAuthentication):
+class TokenAuthentication(authentication.BaseAuthentication):
     def authenticate(self, request: Request) -> tuple[User, Any] | None:
         words = authentication.get_authorization_header(request).split()
         if not words or words[0].lower() not in SCHEMES:
@@ -55,21 +62,11 @@ class TokenAuthentication(authentication.TokenAuthentication):
             key = words[1].decode()
         except UnicodeError:
             raise exceptions.AuthenticationFailed("Invalid token header.") from None
-        if not key.startswith(NAMED_TOKEN_PREFIX):
-            return self.authenticate_credentials(key)
         token = ApiToken.objects.select_related(*WITH_USER).filter(key_hash=key_hash(key)).first()
         if token is None or not token.user.is_active:
             raise exceptions.AuthenticationFailed("Invalid token.")
-        _check_scope(request, token)
-        return token.user, token
-
-    def authenticate_credentials(self, key: str) -> tuple[User, Token]:
-        """DRF's, reading the game profile with the user (``WITH_USER``)."""
-        token = Token.objects.select_related(*WITH_USER).filter(key=key).first()
-        if token is None:
-            raise exceptions.AuthenticationFailed("Invalid token.")
-        if not token.user.is_active:
-            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+        if not token.account:
+            _check_scope(request, token)
         return token.user, token
 
     def authenticate_header(self, request: Request) -> str:

@@ -1,11 +1,17 @@
 """the API guide "Named tokens": created with scopes, listed without their secret, revoked; a
 `read` token that writes is refused with 403 insufficient_scope."""
 
+import hashlib
+import importlib
+
 import pytest
+from django.apps import apps as django_apps
+from django.contrib.auth import get_user_model
+from django.db import connection
 from rest_framework.test import APIClient
 
 from switchsite.models import ApiToken
-from tests.api.conftest import assert_problem
+from tests.api.conftest import PASSWORD, assert_problem
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +135,57 @@ def test_a_changed_password_revokes_named_tokens_too(alice):
     user.save()
 
     assert_problem(bearer(secret).get("/api/v1/players/me/"), 401, "authentication_failed")
+
+
+def test_the_accounts_own_token_is_kept_as_a_hash_and_given_again(alice):
+    secret = alice.http._credentials["HTTP_AUTHORIZATION"].split()[1]
+    (stored,) = ApiToken.objects.filter(user__username="alice", account=True)
+
+    again = APIClient().post(
+        "/api/v1/auth/token/", {"username": "alice", "password": PASSWORD}, format="json"
+    )
+
+    assert stored.key_hash == hashlib.sha256(secret.encode()).hexdigest()
+    assert secret not in str(ApiToken.objects.filter(user__username="alice").values())
+    assert again.json() == {"token": secret}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_plain_account_token_of_before_is_hashed_in_place_and_keeps_working(alice):
+    """Migration switchsite/0006: DRF's authtoken table (the key in plain text) becomes hashed
+    account tokens, and goes."""
+    user = get_user_model().objects.get(username="alice")
+    legacy = "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE authtoken_token (key varchar(40) PRIMARY KEY, user_id int)")
+        cursor.execute("INSERT INTO authtoken_token VALUES (%s, %s)", [legacy, user.pk])
+    migration = importlib.import_module("switchsite.migrations.0006_account_tokens_hashed")
+
+    with connection.schema_editor() as editor:
+        migration.hash_account_tokens(django_apps, editor)
+
+    assert "authtoken_token" not in connection.introspection.table_names()
+    assert bearer(legacy).get("/api/v1/players/me/").json()["username"] == "alice"
+    rotated = APIClient().post(
+        "/api/v1/auth/token/",
+        {"username": "alice", "password": PASSWORD, "rotate": True},
+        format="json",
+    )
+    assert rotated.status_code == 200
+    assert bearer(legacy).get("/api/v1/players/me/").status_code == 401
+
+
+@pytest.fixture
+def admin_client(client):
+    client.force_login(
+        get_user_model().objects.create_superuser("root", "root@example.invalid", PASSWORD)
+    )
+    return client
+
+
+def test_no_token_is_readable_in_the_admin(admin_client, alice):
+    index = admin_client.get("/admin/").content.decode()
+
+    assert "authtoken" not in index
+    assert "api token" not in index.lower()
+    assert admin_client.get("/admin/authtoken/tokenproxy/").status_code == 404
