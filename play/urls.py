@@ -8,5 +8,6 @@ urlpatterns = [
     path("", views.lobby, name="play-lobby"),
     path("matches/<id:match_id>/", views.table, name="play-table"),
     path("matches/<id:match_id>/replay/", views.replay, name="play-replay"),
+    path("players/<str:username>/", views.player, name="play-player"),
     path("seat/<str:secret>/", views.seat, name="play-seat"),
 ]

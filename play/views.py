@@ -76,6 +76,16 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     )
 
 
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    return _page(
+        request,
+        module="player",
+        root="player",
+        title=_("Player %(name)s") % {"name": username},
+        player=username,
+    )
+
+
 def seat(request: HttpRequest, secret: str) -> HttpResponse:
     response = _page(
         request, module="seat", root="seat", title=_("Your table"), secret_address=True

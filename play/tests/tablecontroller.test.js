@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import { ApiError } from "../static/play/api.js";
-import { createTableController } from "../static/play/tablecontroller.js";
+import { createTableController, MUTED_KEY } from "../static/play/tablecontroller.js";
 import { statusLine } from "../static/play/tablestate.js";
 import { event, sheddingView } from "./fixtures.js";
 
@@ -152,4 +152,58 @@ test("reads asked while one is on its way make one more read, not one each", asy
   await Promise.all([table.refresh(), table.refresh(), table.refresh()]);
 
   assert.equal(server.reads - before, 2);
+});
+
+/** This browser's storage, as a test keeps it. */
+function storage() {
+  /** @type {Map<string, string>} */
+  const kept = new Map();
+  return {
+    kept,
+    /** @param {string} key */
+    getItem: (key) => kept.get(key) ?? null,
+    /** @param {string} key @param {string} value */
+    setItem: (key, value) => void kept.set(key, value),
+  };
+}
+
+test("the Sound switch is remembered: the next table in this browser starts as it was left", async () => {
+  const preferences = storage();
+  const first = createTableController({ matchId: 7, transport: fakeServer().transport, onChange() {}, preferences });
+  assert.equal(first.state().muted, false, "never chosen, the system asking for no less motion: sound on");
+
+  first.setMuted(true);
+  const next = createTableController({ matchId: 8, transport: fakeServer().transport, onChange() {}, preferences });
+  const startedMuted = next.state().muted;
+  next.setMuted(false);
+  const after = createTableController({ matchId: 9, transport: fakeServer().transport, onChange() {}, preferences });
+
+  assert.equal(first.state().muted, true);
+  assert.equal(startedMuted, true, "as the first table left it");
+  assert.equal(after.state().muted, false, "as the second left it");
+});
+
+test("under reduced motion nothing glides and the sound starts off unless this browser chose it", async () => {
+  const reducedMotion = true;
+  const fresh = createTableController({
+    matchId: 7,
+    transport: fakeServer().transport,
+    onChange() {},
+    settings: { reducedMotion },
+    preferences: storage(),
+  });
+  const chosen = storage();
+  chosen.setItem(MUTED_KEY, "false");
+  const soundWanted = createTableController({
+    matchId: 7,
+    transport: fakeServer().transport,
+    onChange() {},
+    settings: { reducedMotion },
+    preferences: chosen,
+  });
+  const moving = createTableController({ matchId: 7, transport: fakeServer().transport, onChange() {} });
+
+  assert.deepEqual([fresh.state().motion, fresh.state().muted], [false, true]);
+  assert.deepEqual([soundWanted.state().motion, soundWanted.state().muted], [false, false]);
+  assert.deepEqual([moving.state().motion, moving.state().muted], [true, false]);
 });

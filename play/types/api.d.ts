@@ -26,3 +26,4 @@ export type ChallengeCreate = Schemas["ChallengeCreateRequest"];
 export type Player = Schemas["Player"];
 export type TournamentSummary = Schemas["TournamentSummary"];
 export type Tournament = Schemas["Tournament"];
+export type PlayerPage = Schemas["PlayerPage"];

@@ -89,10 +89,11 @@ def test_the_end_explains_the_score_plays_again_and_replays_every_hand(play_cont
 def test_abbotts_replay_shows_the_grid_and_the_french_table_speaks_french(play_contexts):
     match_id = finished_match("gaspard", "abbott-2", 2, target=5)
     page = play_contexts[0].new_page()
-    page.goto("/play/")
+    sign_in(page, "gaspard")
+    expect(page.get_by_text("Signed in as gaspard.")).to_be_visible()
     # The language chosen, as the switcher keeps it.
     play_contexts[0].add_cookies([{"name": "language", "value": "fr", "url": page.url}])
-    sign_in(page, "gaspard", f"/play/matches/{match_id}/replay/")
+    page.goto(f"/play/matches/{match_id}/replay/")
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.get_by_role("status").first).to_contain_text(re.compile(r"Étape 1 sur \d+"))
     expect(page.locator(".grid .square")).to_have_count(25)

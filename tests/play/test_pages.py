@@ -18,6 +18,7 @@ STATIC = PROJECT_ROOT / "play" / "static" / "play"
         ("/play/", "lobby.js", 'id="lobby"'),
         ("/play/matches/12/", "match.js", 'id="table" data-match="12"'),
         ("/play/seat/9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b", "seat.js", 'id="seat"'),
+        ("/play/players/alice/", "player.js", 'id="player" data-player="alice"'),
     ],
 )
 def test_each_page_is_a_shell_loading_its_module_under_a_strict_policy(path, module, root):

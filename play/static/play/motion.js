@@ -2,7 +2,8 @@
 // (elements with `data-flip`: a card by its code, a piece by its seat, a seat's hand, the stock);
 // after, each that stands elsewhere glides from where it was (FLIP: first, last, invert, play).
 // Something new comes from where the events say: a card played by another seat from that seat's
-// hand, a card drawn from the stock. Nothing moves under `prefers-reduced-motion`.
+// hand, a card drawn from the stock. Nothing moves under `prefers-reduced-motion`: the table's
+// state then says so (`motion`), and the page does not call `glide`.
 
 /** @typedef {Map<string, DOMRect>} Snapshot */
 
@@ -36,9 +37,6 @@ export function snapshot(root) {
  * @param {(key: string) => string | null} origin the key of the place a new thing comes from
  */
 export function glide(root, before, origin) {
-  if (reducedMotion()) {
-    return;
-  }
   for (const element of root.querySelectorAll("[data-flip]")) {
     const key = /** @type {HTMLElement} */ (element).dataset.flip ?? "";
     const from = before.get(key) ?? before.get(origin(key) ?? "");

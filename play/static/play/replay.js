@@ -6,13 +6,12 @@
 import { grid } from "./abbott.js";
 import { ApiError } from "./api.js";
 import { card, cardRow } from "./cards.js";
-import { byId } from "./dom.js";
 import { counted, gettext, interpolate, ngettext } from "./i18n.js";
 import { describe } from "./log.js";
 import { seatNames } from "./moves.js";
 import { dealStarts, steps } from "./replaystate.js";
 import { resultPanel } from "./result.js";
-import { signedIn, signInForm } from "./signin.js";
+import { byId, whenSignedIn } from "./signin.js";
 import { h, render } from "./vendor/preact.mjs";
 
 /** @typedef {import("./api.js").Api} Api */
@@ -276,11 +275,4 @@ async function open({ api }) {
   draw();
 }
 
-signedIn().then((session) => {
-  if (session === null) {
-    render(null, root);
-    root.append(signInForm(open));
-  } else {
-    open(session);
-  }
-});
+whenSignedIn(root, open);

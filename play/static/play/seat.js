@@ -2,11 +2,14 @@
 // of their own making. The secret is a token of scope `seat` (docs/api.md, "Seat links"): it reads
 // the guest's own feed and plays the matches where the guest holds a seat, nothing else. It is
 // kept in the address, never in this browser's storage, so it does not sign anyone in or out.
+// The page's header is drawn with Preact; the table below it is the table page's own (table.js).
 
 import { Api, ApiError } from "./api.js";
-import { byId, fill, h } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
+import { byId } from "./signin.js";
 import { follow } from "./sse.js";
 import { mountTable } from "./table.js";
+import { h, render } from "./vendor/preact.mjs";
 
 /** @typedef {import("../../types/api").FeedEvent} FeedEvent */
 /** @typedef {import("../../types/api").View} View */
@@ -24,34 +27,77 @@ const api = new Api(secret);
  */
 function seating(event) {
   if (event.type === "round_seated" && event.data.match !== null) {
-    return { match: event.data.match, label: `Round ${event.data.round}, table ${event.data.table}` };
+    const label = interpolate(gettext("Round %(round)s, table %(table)s"), {
+      round: event.data.round,
+      table: event.data.table,
+    });
+    return { match: event.data.match, label };
   }
   if (event.type === "match_started" && event.data.match !== null) {
-    return { match: event.data.match, label: `Match ${event.data.match}` };
+    return { match: event.data.match, label: interpolate(gettext("Match %(id)s"), { id: event.data.match }) };
   }
   return null;
 }
 
+/**
+ * The page's header: whose seat, which table, and the next table when one waits.
+ *
+ * @param {{username: string, where: string, next: Seating | null, words: string, alert: boolean, go: (seating: Seating) => void}} shown
+ */
+function header({ username, where, next, words, alert, go }) {
+  return h(
+    "header",
+    { class: "seat-header" },
+    h("h1", {}, username ? interpolate(gettext("Playing as %(player)s"), { player: username }) : gettext("Seat link")),
+    h("p", { class: "where-seated" }, where),
+    h(
+      "p",
+      { class: "next-table", role: "status" },
+      next === null
+        ? null
+        : [
+            interpolate(gettext("Your next table is ready (%(table)s)."), { table: next.label }),
+            " ",
+            h("button", { type: "button", onClick: () => go(next) }, gettext("Go to it")),
+          ],
+    ),
+    words ? h("p", alert ? { class: "error", role: "alert" } : {}, words) : null,
+  );
+}
+
 async function start() {
-  /** @type {{username: string}} */
-  let me;
-  try {
-    me = await api.get("/players/me/");
-  } catch (failure) {
-    const words =
-      failure instanceof ApiError && failure.status === 401
-        ? "This seat link is not valid (any more). Ask the tournament desk for your table's link."
-        : failure instanceof ApiError
-          ? failure.describe()
-          : String(failure);
-    fill(root, h("h1", {}, "Seat link"), h("p", { class: "error", role: "alert" }, words));
-    return;
+  const top = document.createElement("div");
+  const holder = document.createElement("div");
+  holder.className = "seat-table";
+  root.replaceChildren(top, holder);
+  let username = "";
+  let where = "";
+  /** @type {Seating | null} */
+  let next = null;
+  let words = "";
+  let alert = false;
+
+  function draw() {
+    render(header({ username, where, next, words, alert, go: showTable }), top);
   }
 
-  const where = h("p", { class: "where-seated" });
-  const next = h("p", { class: "next-table", role: "status" });
-  const holder = h("div", { class: "seat-table" });
-  fill(root, h("header", { class: "seat-header" }, h("h1", {}, `Playing as ${me.username}`), where, next), holder);
+  /** @param {unknown} failure */
+  function fail(failure) {
+    words = failure instanceof ApiError ? failure.describe() : String(failure);
+    alert = true;
+    draw();
+  }
+
+  try {
+    username = (await api.get("/players/me/")).username;
+  } catch (failure) {
+    if (failure instanceof ApiError && failure.status === 401) {
+      fail(gettext("This seat link is not valid (any more). Ask the tournament desk for your table's link."));
+    } else {
+      fail(failure);
+    }
+    return;
+  }
 
   /** @type {Seating[]} */
   const seatings = [];
@@ -64,10 +110,13 @@ async function start() {
   function showTable(chosen) {
     table?.stop();
     shown = null;
-    where.textContent = chosen.label;
-    next.textContent = "";
-    const section = h("section", { class: "table-root" });
-    fill(holder, section);
+    where = chosen.label;
+    next = null;
+    words = "";
+    draw();
+    const section = document.createElement("section");
+    section.className = "table-root";
+    holder.replaceChildren(section);
     table = mountTable(section, {
       api,
       matchId: chosen.match,
@@ -87,12 +136,9 @@ async function start() {
     }
     if (shown.status === "finished" || shown.status === "abandoned") {
       showTable(newest);
-    } else {
-      fill(
-        next,
-        `Your next table is ready (${newest.label}). `,
-        h("button", { type: "button", onclick: () => showTable(newest) }, "Go to it"),
-      );
+    } else if (next !== newest) {
+      next = newest;
+      draw();
     }
   }
 
@@ -121,16 +167,14 @@ async function start() {
       }
     }
   } catch (failure) {
-    fill(
-      holder,
-      h("p", { class: "error", role: "alert" }, failure instanceof ApiError ? failure.describe() : String(failure)),
-    );
+    fail(failure);
   }
   const newest = seatings.at(-1);
   if (newest) {
     showTable(newest);
-  } else {
-    fill(holder, h("p", {}, "Your table has not been seated yet. This page shows it as soon as the round starts."));
+  } else if (!alert) {
+    words = gettext("Your table has not been seated yet. This page shows it as soon as the round starts.");
+    draw();
   }
   follow({
     url: "/api/v1/players/me/stream/",

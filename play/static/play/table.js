@@ -38,8 +38,6 @@ import { h, render } from "./vendor/preact.mjs";
 /** @typedef {import("./tablecontroller.js").TableController} TableController */
 /** @typedef {import("./tablecontroller.js").Transport} Transport */
 
-const MUTED_KEY = "switch.play.muted";
-
 /**
  * @typedef {object} TableOptions
  * @property {Api} api
@@ -95,10 +93,10 @@ export function mountTable(root, options) {
     transport: apiTransport(api, matchId),
     settings: {
       screen: new URL(window.location.href).searchParams.has("screen"),
-      muted:
-        localStorage.getItem(MUTED_KEY) === "true" || (localStorage.getItem(MUTED_KEY) === null && reducedMotion()),
       online: navigator.onLine,
+      reducedMotion: reducedMotion(),
     },
+    preferences: localStorage,
     onChange(state, before) {
       draw(state, before);
       if (state.view !== null && state.view !== before.view) {
@@ -147,7 +145,9 @@ export function mountTable(root, options) {
     const added = newEvents(before, state);
     render(page(state), root);
     hooks(state);
-    glide(root, places, (key) => origin(key, added, mySeat(state)));
+    if (state.motion) {
+      glide(root, places, (key) => origin(key, added, mySeat(state)));
+    }
     document.title = documentTitle(state, baseTitle);
     if (!state.muted) {
       if (turnBegan(before, state)) {
@@ -322,10 +322,7 @@ export function mountTable(root, options) {
           type: "button",
           id: "sound-toggle",
           "aria-pressed": state.muted ? "false" : "true",
-          onClick: () => {
-            localStorage.setItem(MUTED_KEY, String(!state.muted));
-            table.setMuted(!state.muted);
-          },
+          onClick: () => table.setMuted(!state.muted),
         },
         gettext("Sound"),
       ),

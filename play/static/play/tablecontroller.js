@@ -47,10 +47,17 @@ import { initialState, isOver, reduce } from "./tablestate.js";
  * @property {() => Promise<void>} resign
  * @property {(open: boolean) => void} confirmResign
  * @property {(on: boolean) => void} setScreen
- * @property {(on: boolean) => void} setMuted
+ * @property {(on: boolean) => void} setMuted and remember it in this browser
  * @property {(online: boolean) => void} setOnline
  * @property {() => Promise<void>} refresh
  * @property {() => void} stop
+ */
+
+// Where this browser remembers the Sound switch.
+export const MUTED_KEY = "switch.play.muted";
+
+/**
+ * @typedef {Pick<Storage, "getItem" | "setItem">} Preferences this browser's (localStorage)
  */
 
 /**
@@ -58,11 +65,15 @@ import { initialState, isOver, reduce } from "./tablestate.js";
  * @param {number} options.matchId
  * @param {Transport} options.transport
  * @param {(state: TableState, before: TableState) => void} options.onChange called after every change
- * @param {{screen?: boolean, muted?: boolean, online?: boolean}} [options.settings]
+ * @param {Omit<import("./tablestate.js").TableSettings, "muted">} [options.settings]
+ * @param {Preferences} [options.preferences] where the Sound switch is kept: a browser that
+ *   never chose starts muted when its system asks for less motion
  * @returns {TableController}
  */
-export function createTableController({ matchId, transport, onChange, settings = {} }) {
-  let state = initialState(matchId, settings);
+export function createTableController({ matchId, transport, onChange, settings = {}, preferences }) {
+  const kept = preferences?.getItem(MUTED_KEY) ?? null;
+  const muted = kept === null ? (settings.reducedMotion ?? false) : kept === "true";
+  let state = initialState(matchId, { ...settings, muted });
 
   /** @param {TableAction} action */
   function dispatch(action) {
@@ -172,7 +183,10 @@ export function createTableController({ matchId, transport, onChange, settings =
     resign: () => write("resign/", {}),
     confirmResign: (open) => dispatch({ type: "confirm-resign", open }),
     setScreen: (on) => dispatch({ type: "screen", on }),
-    setMuted: (on) => dispatch({ type: "mute", on }),
+    setMuted(on) {
+      preferences?.setItem(MUTED_KEY, String(on));
+      dispatch({ type: "mute", on });
+    },
     setOnline(online) {
       dispatch({ type: "online", online });
       if (online) {

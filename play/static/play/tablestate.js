@@ -35,6 +35,7 @@ import { seatNames } from "./moves.js";
  * @property {boolean} confirmingResign
  * @property {boolean} screen the big-screen mode
  * @property {boolean} muted
+ * @property {boolean} motion cards glide (not when the person asked their system for less motion)
  */
 
 /**
@@ -59,8 +60,16 @@ export const LOG_LIMIT = 400;
 const OVERTAKEN = new Set(["stale_version", "not_your_turn"]);
 
 /**
+ * @typedef {object} TableSettings what the page knows before the first view
+ * @property {boolean} [screen] the big screen asked for in the address
+ * @property {boolean} [muted] the Sound switch as this browser remembers it
+ * @property {boolean} [online] what the browser says of its network
+ * @property {boolean} [reducedMotion] the system asks for less motion: nothing glides
+ */
+
+/**
  * @param {number} matchId
- * @param {{screen?: boolean, muted?: boolean, online?: boolean}} [settings]
+ * @param {TableSettings} [settings]
  * @returns {TableState}
  */
 export function initialState(matchId, settings = {}) {
@@ -76,6 +85,7 @@ export function initialState(matchId, settings = {}) {
     confirmingResign: false,
     screen: settings.screen ?? false,
     muted: settings.muted ?? false,
+    motion: !settings.reducedMotion,
   };
 }
 
