@@ -4,23 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-# The web tier's address and processes (`make serve`); the environment may set each of them.
-HOST ?= 127.0.0.1
-PORT ?= 8000
-# Two processes per core: each then holds half as many open streams, and a full garbage collection,
-# which stops its whole process, lasts half as long (docs/decisions/2026-11-22-serving.md).
-WEB_CONCURRENCY ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
-# One level for every log of the service — Django's, uvicorn's (at WARNING and above uvicorn writes
-# no access log line per request) and Celery's.
+# One level for every log of the service — Django's, uvicorn's and Celery's.
 LOG_LEVEL ?= INFO
-LOG_LEVEL_LOWER := $(shell echo $(LOG_LEVEL) | tr '[:upper:]' '[:lower:]')
-# uvicorn: the ASGI server (docs/operations.md: "Serving"). Open streams end on SIGTERM by themselves; this
-# bounds how long the server then waits for any other request still in progress. ASGI_APP is the
-# service's application (a benchmark may serve a variant of it: benchmarks/orm_writer.py). The
-# client's address comes from TRUSTED_PROXIES (switchsite.serving.addresses), not uvicorn's guess.
-ASGI_APP ?= switchsite.asgi:application
-UVICORN := $(BIN)/uvicorn $(ASGI_APP) --lifespan on --timeout-graceful-shutdown 10 \
-	--no-proxy-headers --log-level $(LOG_LEVEL_LOWER)
+# The web tier (docs/operations.md: "Serving"): uvicorn through switchsite.serve, which checks HOST,
+# PORT and WEB_CONCURRENCY with the other settings and logs through the service's own logging.
+# ASGI_APP is the service's application (a benchmark may serve a variant of it:
+# benchmarks/orm_writer.py).
+SERVE := $(BIN)/python -m switchsite.serve
 
 .PHONY: run serve worker beat test test-sources lint lint-js format bench schema engine clean-engine hooks \
 	messages superuser
@@ -82,7 +72,7 @@ DEVELOPMENT := DEBUG=$${DEBUG:-true}
 ## the same ASGI server as `make serve`, one process.
 run: hooks $(ENGINE) $(COMPILED_CATALOGUES)
 	$(DEVELOPMENT) $(BIN)/python manage.py migrate --noinput --verbosity 0
-	$(DEVELOPMENT) $(UVICORN) --host $(HOST) --port $(PORT) --workers 1
+	$(DEVELOPMENT) WEB_CONCURRENCY=1 $(SERVE)
 
 ## A staff account for the admin of `make run`'s service (its database, its environment); without
 ## a terminal, from DJANGO_SUPERUSER_USERNAME, _EMAIL and _PASSWORD.
@@ -90,18 +80,21 @@ superuser: $(ENGINE) $(COMPILED_CATALOGUES)
 	$(DEVELOPMENT) $(BIN)/python manage.py migrate --noinput --verbosity 0
 	$(DEVELOPMENT) $(BIN)/python manage.py createsuperuser $(if $(DJANGO_SUPERUSER_PASSWORD),--noinput)
 
-## Production shape, web tier: $(WEB_CONCURRENCY) processes on $(HOST):$(PORT), DEBUG off.
-## Reads DATABASE_URL, CELERY_BROKER_URL and the rest of the settings (docs/operations.md) from the
+## Production shape, web tier: WEB_CONCURRENCY processes on HOST:PORT, DEBUG off. Reads
+## DATABASE_URL, CELERY_BROKER_URL and the rest of the settings (docs/operations.md) from the
 ## environment. The deployment checks run first: a bad setting stops it here with one line naming
 ## the variable (uvicorn would start its worker processes again and again), and what a plain-HTTP
 ## install turned off is listed.
 serve: $(ENGINE) $(COMPILED_CATALOGUES)
 	DEBUG=false $(BIN)/python manage.py check --deploy
-	DEBUG=false $(UVICORN) --host $(HOST) --port $(PORT) --workers $(WEB_CONCURRENCY)
+	DEBUG=false $(SERVE)
 
-## Production shape: a Celery worker for the configured broker.
+## Production shape: a Celery worker for the configured broker. Its pool's processes count their
+## metrics in PROMETHEUS_MULTIPROC_DIR (a temporary directory unless given; switchsite.metrics),
+## served on WORKER_METRICS_PORT when it is set.
 worker: $(ENGINE) $(COMPILED_CATALOGUES)
-	$(BIN)/celery -A switchsite worker --loglevel=$(LOG_LEVEL)
+	PROMETHEUS_MULTIPROC_DIR=$${PROMETHEUS_MULTIPROC_DIR:-$$(mktemp -d -t switch-worker-metrics.XXXXXX)} \
+		$(BIN)/celery -A switchsite worker --loglevel=$(LOG_LEVEL)
 
 ## Production shape: the periodic sweep (turn clocks a lost task missed). Run exactly one.
 beat: $(ENGINE) $(COMPILED_CATALOGUES)

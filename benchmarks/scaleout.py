@@ -34,14 +34,16 @@ import os
 import resource
 import subprocess
 import time
+from pathlib import Path
 from typing import Any
 
 from benchmarks import shape
 from benchmarks.drill import Drill
 
 
-def haproxy_config(port: int, hosts: list[int]) -> str:
-    """deploy/haproxy.cfg with the drill's frontend port and hosts, in plain HTTP."""
+def haproxy_config(port: int, hosts: list[int], directory: Path) -> str:
+    """deploy/haproxy.cfg with the drill's frontend port and hosts, in plain HTTP, its log on
+    stderr and its runtime API's socket in ``directory``."""
     lines = []
     for line in (shape.PROJECT_ROOT / "deploy" / "haproxy.cfg").read_text().splitlines():
         stripped = line.strip()
@@ -51,6 +53,10 @@ def haproxy_config(port: int, hosts: list[int]) -> str:
             line = f"    bind 127.0.0.1:{port}"
         if "ssl_fc" in stripped and "redirect" in stripped:
             continue
+        if stripped.startswith("log /dev/log"):
+            line = "    log stderr format raw local0"
+        if stripped.startswith("stats socket"):
+            line = f"    stats socket {directory / 'haproxy.sock'} mode 600 level admin"
         if stripped.startswith("server web"):
             continue
         lines.append(line)
@@ -74,7 +80,7 @@ class ScaleOut(Drill):
         self.hosts = [int(url.rsplit(":", 1)[1]) for url in (self.base_url, second_url)]
         balancer_port = shape.free_port()
         config = self.logs / "haproxy.cfg"
-        config.write_text(haproxy_config(balancer_port, self.hosts))
+        config.write_text(haproxy_config(balancer_port, self.hosts, self.logs))
         self.haproxy = subprocess.Popen(
             ["/usr/sbin/haproxy", "-f", str(config)],
             stdout=(self.logs / "haproxy.log").open("ab"),

@@ -317,6 +317,8 @@ def service_env(database_url: str, broker_url: str, **extra: str) -> dict[str, s
         "SECRET_KEY": "benchmark-only",
         "DJANGO_SETTINGS_MODULE": "switchsite.settings",
         "LOG_LEVEL": "WARNING",
+        # A script that stops a web host means it to stop (the restart drill sets a drain).
+        "SHUTDOWN_DRAIN_SECONDS": "0",
         **extra,
     }
 

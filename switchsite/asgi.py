@@ -1,4 +1,4 @@
-"""ASGI entry point: ``uvicorn switchsite.asgi:application`` (``make serve``, ``make run``).
+"""ASGI entry point: ``switchsite.asgi:application``, served by uvicorn (``make serve``, ``make run``).
 
 Two ways in, chosen per request by the view its path resolves to (:func:`serving.routing.waits`):
 
@@ -12,7 +12,9 @@ Two ways in, chosen per request by the view its path resolves to (:func:`serving
 
 Django's ASGI handler serves HTTP only: ``application`` adds the ASGI lifespan protocol around it
 (:mod:`switchsite.serving.lifespan`), and sets each request's client address from the trusted
-proxies' ``X-Forwarded-For`` (:mod:`switchsite.serving.addresses`) before either way in.
+proxies' ``X-Forwarded-For`` (:mod:`switchsite.serving.addresses`) before either way in. Around
+every request, the access log line and its metrics (:mod:`switchsite.serving.observing`); a
+third way in, outside Django, for Prometheus's scrape (:mod:`switchsite.serving.scraping`).
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ waiting_application = get_asgi_application()
 # These need the app registry that get_asgi_application set up.
 from django.conf import settings  # noqa: E402
 
+from switchsite.serving import scraping  # noqa: E402
 from switchsite.serving.addresses import with_client_address  # noqa: E402
 from switchsite.serving.lifespan import lifespan  # noqa: E402
+from switchsite.serving.observing import observed  # noqa: E402
 from switchsite.serving.routing import waits  # noqa: E402
 
 Scope = dict[str, Any]
@@ -46,12 +50,22 @@ ordinary_application = WSGIMiddleware(
 )
 
 
+async def service(scope: Scope, receive: Receive, send: Send) -> None:
+    path = scope["path"].removeprefix(scope["root_path"])
+    if scope["type"] == "http" and path == scraping.PATH:
+        await scraping.scrape(scope, receive, send)
+    elif scope["type"] == "http" and not waits(path):
+        await ordinary_application(scope, receive, send)  # type: ignore[arg-type]
+    else:
+        await waiting_application(scope, receive, send)
+
+
+observed_service = observed(service)
+
+
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "lifespan":
         await lifespan(receive, send)
         return
     with_client_address(scope, settings.TRUSTED_PROXIES)
-    if scope["type"] == "http" and not waits(scope["path"].removeprefix(scope["root_path"])):
-        await ordinary_application(scope, receive, send)  # type: ignore[arg-type]
-    else:
-        await waiting_application(scope, receive, send)
+    await observed_service(scope, receive, send)

@@ -14,6 +14,7 @@ URL, an unknown scheme, a database URL without a database — is refused here.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Collection, Mapping
@@ -30,6 +31,9 @@ BROKER_SCHEMES = {"redis", "rediss", "amqp", "amqps", "pyamqp"}
 CACHE_SCHEMES = {"redis", "rediss", "locmemcache", "dummycache"}
 RATE = re.compile(r"^[0-9]+/(s|sec|second|m|min|minute|h|hour|d|day)$")
 DATABASE_EXAMPLE = "postgres://user:password@host:5432/switch"
+HOST_NAME = re.compile(
+    r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*"
+)
 
 
 class Environment:
@@ -79,7 +83,9 @@ class Environment:
         self.problem(name, f"{value!r} is neither true nor false (true/false, yes/no, on/off, 1/0)")
         return default
 
-    def integer(self, name: str, default: int, *, minimum: int | None = None) -> int:
+    def integer(
+        self, name: str, default: int, *, minimum: int | None = None, maximum: int | None = None
+    ) -> int:
         value = self._given(name, "a whole number")
         if value is None:
             return default
@@ -91,7 +97,23 @@ class Environment:
         if minimum is not None and number < minimum:
             self.problem(name, f"{number} is less than {minimum}")
             return default
+        if maximum is not None and number > maximum:
+            self.problem(name, f"{number} is more than {maximum}")
+            return default
         return number
+
+    def host(self, name: str, default: str) -> str:
+        """An address to listen on: an IP address or a host name (not looked up here)."""
+        value = self._given(name, "an IP address or host name, such as 0.0.0.0")
+        if value is None:
+            return default
+        try:
+            ipaddress.ip_address(value.strip("[]"))
+        except ValueError:
+            if not HOST_NAME.fullmatch(value):
+                self.problem(name, f"{value!r} is neither an IP address nor a host name")
+                return default
+        return value
 
     def number(self, name: str, default: float, *, above: float | None = None) -> float:
         value = self._given(name, "a number")

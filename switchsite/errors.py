@@ -13,6 +13,7 @@ from switchsite.middleware import (
     not_found_json,
     problem_json,
 )
+from switchsite.outages import outages
 from switchsite.problems import DATABASE_UNAVAILABLE
 
 
@@ -30,7 +31,9 @@ def not_found(request: HttpRequest, exception: Exception) -> JsonResponse:
 
 def server_error(request: HttpRequest) -> JsonResponse:
     """500 for a fault of ours; 503 when what failed is the database (say, in a middleware)."""
-    if isinstance(sys.exc_info()[1], DATABASE_UNAVAILABLE):
+    error = sys.exc_info()[1]
+    if isinstance(error, DATABASE_UNAVAILABLE):
+        outages.failed("PostgreSQL", "a request answered 503", error)
         return database_unavailable_json()
     return problem_json(
         500, "server_error", gettext("The server failed; the fault has been logged.")

@@ -7,6 +7,10 @@ shares the one Redis, and the service works without it (moves commit; bots and t
 for the sweep, which recovers them), so failing on it would take every host out at once and turn
 an outage that loses nothing into a full one.
 
+A worker or beat that has not recorded its heartbeat for ``HEARTBEAT_SILENT_SECONDS`` makes it
+``degraded``, naming which (:mod:`switchsite.heartbeats`): the host itself still serves. A host told
+to stop answers 404 ``stopping`` while it drains (:mod:`switchsite.serving.stopping`).
+
 Nor does it fail on a dependency that is only slow. Each check runs on a thread of its own and is
 waited for :data:`CHECK_SECONDS` at most; one that has not answered by then is reported ``slow``.
 A host that is busy (say the last one up, taking every stream of a host that died) must not be
@@ -25,7 +29,10 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from switchsite import heartbeats
 from switchsite.celery import app as celery_app
+from switchsite.outages import outages
+from switchsite.serving import stopping
 
 # How long an answer waits for the checks: well within the balancer's `timeout check` (5 s).
 CHECK_SECONDS = 2.0
@@ -52,13 +59,26 @@ def check_broker() -> None:
         )
 
 
-def outcome(check: Callable[[], None]) -> str:
-    """``"ok"``, or the error the check met (any failure is the answer, not a crash)."""
+def outcome(check: Callable[[], str | None], dependency: str | None = None) -> str:
+    """``"ok"`` (or what the check says is ok), ``"silent: …"`` for a background process that has
+    not been heard of, or the error the check met (any failure is the answer, not a crash)."""
     try:
-        check()
+        said = check()
+    except heartbeats.Silent as silent:
+        return f"silent: {silent}"
     except Exception as error:
         return f"error: {type(error).__name__}: {error}"
-    return "ok"
+    if dependency is not None:
+        outages.answered(dependency)
+    return said or "ok"
+
+
+def check_worker() -> str:
+    return heartbeats.check(heartbeats.WORKER)
+
+
+def check_beat() -> str:
+    return heartbeats.check(heartbeats.BEAT)
 
 
 # One thread per check, kept: a check that hangs delays only the later checks of its own kind.
@@ -66,27 +86,36 @@ _threads = {
     name: ThreadPoolExecutor(1, thread_name_prefix=f"healthz-{name}")
     for name in ("database", "broker")
 }
+_dependencies = {"database": "PostgreSQL", "broker": "Redis"}
 
 
 def run_checks() -> tuple[str, dict[str, str]]:
     """Every check's outcome, and the status they add up to: ``"ok"``, ``"degraded"`` (the
-    broker is down, or a check is slow: served all the same) or ``"unavailable"`` (the database
-    failed)."""
-    checks = {"database": check_database}
+    broker is down, a worker or beat is silent, or a check is slow: served all the same),
+    ``"unavailable"`` (the database failed) or ``"stopping"`` (this host is draining before it
+    stops: switchsite.serving.stopping)."""
+    checks: dict[str, Callable[[], str | None]] = {"database": check_database}
     if settings.CELERY_BROKER_URL:
         checks["broker"] = check_broker
     running: dict[str, Future[str]] = {
-        name: _threads[name].submit(outcome, check) for name, check in checks.items()
+        name: _threads[name].submit(outcome, check, _dependencies[name])
+        for name, check in checks.items()
     }
     wait(running.values(), timeout=CHECK_SECONDS)
     results = {
         name: future.result() if future.done() else f"slow: no answer within {CHECK_SECONDS:g} s"
         for name, future in running.items()
     }
-    results.setdefault("broker", "not configured (tasks run in-process)")
+    if settings.CELERY_BROKER_URL:
+        # Reads of the shared cache, each bounded by its socket timeout (1 s): done here.
+        results.update(worker=outcome(check_worker), beat=outcome(check_beat))
+    else:
+        results["broker"] = "not configured (tasks run in-process)"
+    if stopping.draining.is_set():
+        return "stopping", results
     if results["database"].startswith("error"):
         return "unavailable", results
-    if any(result.startswith(("error", "slow")) for result in results.values()):
+    if any(result.startswith(("error", "slow", "silent")) for result in results.values()):
         return "degraded", results
     return "ok", results
 
@@ -95,6 +124,7 @@ def run_checks() -> tuple[str, dict[str, str]]:
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     status, checks = run_checks()
-    return JsonResponse(
-        {"status": status, "checks": checks}, status=503 if status == "unavailable" else 200
-    )
+    # 404 while draining: HAProxy's `http-check disable-on-404` then stops sending new requests
+    # but keeps what the host holds, where a 503 would mark it down and cut every stream.
+    code = {"unavailable": 503, "stopping": 404}.get(status, 200)
+    return JsonResponse({"status": status, "checks": checks}, status=code)

@@ -31,6 +31,7 @@ from django.utils.translation import gettext
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from switchsite.api.throttling import quota_noted, tightest_quota
+from switchsite.outages import outages
 from switchsite.problems import (
     DATABASE_RETRY_AFTER,
     DATABASE_UNAVAILABLE,
@@ -109,6 +110,7 @@ class Locale(HooksInline, LocaleMiddleware):
 class DatabaseUnavailable(MiddlewareMixin):
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, DATABASE_UNAVAILABLE):
+            outages.failed("PostgreSQL", "a request answered 503", exception)
             return database_unavailable_json()
         return None
 

@@ -18,6 +18,8 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from switchsite.outages import outages
+
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 # A lost or refused database connection (a restart, a failover, a lock wait that timed out) is a
 # temporary fault of the service, not of the request: 503 with Retry-After, never 500.
@@ -167,6 +169,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if isinstance(exc, RequestDataTooBig):
         return problem_response(413, "payload_too_large", gettext("The request body is too large."))
     if isinstance(exc, DATABASE_UNAVAILABLE):
+        outages.failed("PostgreSQL", "a request answered 503", exc)
         return database_unavailable()
 
     response = exception_handler(exc, context)  # maps Http404 and Django's PermissionDenied too

@@ -7,6 +7,7 @@ so it works on any machine; production points ``DATABASE_URL`` at PostgreSQL and
 a bad one stops the process with one line naming the variable, never a traceback.
 """
 
+import os
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -241,6 +242,9 @@ CELERY_TASK_IGNORE_RESULT = True
 # loses nothing (a task may then run twice, which is harmless).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Workers and beat log through the settings' LOGGING (its format, and the filters that keep an
+# outage to one line a while and secrets out), not through handlers of Celery's own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Reserve one message per worker process: a dying worker strands no queue of reserved tasks.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Wait for the broker for ever, at start and after losing it, instead of exiting.
@@ -300,6 +304,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": RETENTION_SWEEP_SECONDS,
     },
 }
+
+# celery beat's scheduler records its heartbeat as it ticks; workers record theirs on a timer
+# (switchsite.heartbeats). /healthz reports either kind silent for longer than this as degraded.
+CELERY_BEAT_SCHEDULER = "switchsite.heartbeats.RecordingScheduler"
+HEARTBEAT_SILENT_SECONDS = env.integer("HEARTBEAT_SILENT_SECONDS", default=30, minimum=10)
+# A worker serves its own Prometheus metrics on this port (0: it does not); the web processes serve
+# theirs at /metrics (switchsite.metrics, docs/operations.md, "Monitoring").
+WORKER_METRICS_PORT = env.integer("WORKER_METRICS_PORT", default=0, minimum=0)
 
 # The cache holds rate-limit counters and the sweep's "published recently" marks, so it must be
 # shared by every process: the broker's Redis when there is one, else this process's memory.
@@ -362,6 +374,18 @@ EVENT_READ_THREADS = env.integer("EVENT_READ_THREADS", default=4, minimum=0)
 # Every other request runs on one of SYNC_REQUEST_THREADS threads per process (switchsite.asgi).
 SYNC_REQUEST_THREADS = env.integer("SYNC_REQUEST_THREADS", default=8, minimum=1)
 
+# Where `make serve` and `make run` listen, and how many processes `make serve` runs (switchsite.serve).
+# Two per core rather than one: each process then holds half as many open streams, and a full
+# garbage collection, which stops its whole process, lasts half as long
+# (docs/decisions/2026-11-22-serving.md).
+HOST = env.host("HOST", default="127.0.0.1")
+PORT = env.integer("PORT", default=8000, minimum=1, maximum=65535)
+WEB_CONCURRENCY = env.integer("WEB_CONCURRENCY", default=2 * (os.cpu_count() or 1), minimum=1)
+# On SIGTERM a web process goes on serving this long while /healthz answers 404 "stopping", so that
+# the balancer takes it out of rotation first; then its streams end and it stops
+# (switchsite.serving.stopping). HAProxy as deploy/ sets it up needs one check (2 s) and a margin.
+SHUTDOWN_DRAIN_SECONDS = env.number("SHUTDOWN_DRAIN_SECONDS", default=5, above=-1)
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Switch game service",
     "DESCRIPTION": "Shedding Switch and Abbott's Switch: players, matches, moves and tournaments.",
@@ -396,25 +420,53 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# A dependency that does not answer (Redis, PostgreSQL) is logged once, then once every this many
+# seconds with a count of the failures, never with a traceback per request (switchsite.outages).
+OUTAGE_LOG_SECONDS = env.number("OUTAGE_LOG_SECONDS", default=60, above=0)
+
 # One line per request and nothing when nothing happened: at INFO the ASGI server's access log
 # has a line for every request, 4xx included, so Django's own line for a 4xx ("Not Found: …") is
 # left out (5xx keep theirs, with the traceback); the periodic sweeps are logged only when they
-# found something; seat-link secrets and named tokens are redacted from every line, the ASGI
-# server's too (switchsite.logfilters; switchsite.apps adds the filter to uvicorn's loggers).
+# found something; a dependency's outage is one line per OUTAGE_LOG_SECONDS; seat-link secrets and
+# named tokens are redacted from every line, the ASGI server's too (switchsite.logfilters;
+# switchsite.apps adds the filter to uvicorn's loggers).
+# Every line has its time (UTC, ISO 8601), level and logger; LOG_FORMAT=json writes each as one JSON
+# object, with the access log's fields (method, path, status, duration…) as members of their own.
+LOG_FORMAT = env.choice("LOG_FORMAT", "text", ("text", "json"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "formatters": {
+        "text": {
+            "()": "switchsite.logfilters.UtcFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(message)s",
+        },
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(levelname)s %(name)s %(message)s",
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            "timestamp": "time",
+        },
+    },
     "filters": {
         "quiet_sweeps": {"()": "switchsite.logfilters.QuietSweeps"},
+        "outages": {"()": "switchsite.outages.Collapse"},
+        "unavailable_answers": {"()": "switchsite.logfilters.UnavailableAnswers"},
         "redact_secrets": {"()": "switchsite.logfilters.RedactSecrets"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["outages", "redact_secrets"],
+        }
+    },
     "root": {
         "handlers": ["console"],
         "level": env.choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")),
     },
     "loggers": {
-        "django.request": {"level": "ERROR"},
+        "django.request": {"level": "ERROR", "filters": ["unavailable_answers"]},
         **{
             name: {"filters": ["quiet_sweeps"]}
             for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace")

@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.db import OperationalError, transaction
 
 from switchsite.api.idempotency import expired_keys_purge
+from switchsite.outages import outages
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +39,8 @@ def publish(task: Task, *args: Any) -> bool:
             "could not publish %s%r; the sweep will find the work again", task.name, args
         )
         return False
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        outages.answered("Redis")
     return True
 
 

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from games import errors, notifier
+from switchsite import metrics
 from switchsite.asyncdb import release_request_thread
 from switchsite.encoding import json_text
 
@@ -47,7 +48,7 @@ async def long_poll(
         return await read()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
-    with notifier.subscribe(topics) as subscription:
+    with notifier.subscribe(topics) as subscription, metrics.waiting("long_poll"):
         while True:
             subscription.clear()
             results, count = await read()
@@ -81,7 +82,7 @@ async def event_stream(
     keepalive = settings.SSE_KEEPALIVE_SECONDS
     yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
     last_sent = loop.time()
-    with notifier.subscribe(topics) as subscription:
+    with notifier.subscribe(topics) as subscription, metrics.waiting("stream"):
         while True:
             subscription.clear()
             try:

@@ -28,6 +28,7 @@ from games.services.players import player_profile
 from switchgame import bots, catalog, protocol
 from switchgame.decision import Abandon, Start
 from switchgame.records.replay import turn_defaults
+from switchsite import metrics
 
 RESIGN_POLICIES = ("bot", "forfeit")
 # Who plays on for a player who resigns or runs out of time three times (both games have one).
@@ -281,6 +282,7 @@ def action_apply(
                 % {"to_move": play.game.to_move}
             )
         records = advance(play, play.game.apply(action))
+        metrics.MOVES.labels(game=play.match.game, by="player").inc()
         return ActionResult(play=play, seat=seat.index, events=records)
 
     return retrying(apply)
@@ -313,6 +315,7 @@ def bot_turns_play(*, match_id: int, limit: int | None = None) -> tuple[int, boo
             seed=f"{match.practice_seed or match.pk}:{match.version}",
         )
         advance(play, play.game.apply(action), wake_bots=False)
+        metrics.MOVES.labels(game=match.game, by="bot").inc()
         left.append(play)
         return True
 
@@ -354,6 +357,7 @@ def turn_timeout_apply(*, match_id: int) -> bool:
             change.seat_changed(seat, "bot_strategy")
             events.append(protocol.Event("bot_takeover", seat.index, {"strategy": REPLACEMENT_BOT}))
         advance(play, events, change)
+        metrics.MOVES.labels(game=match.game, by="clock").inc()
         return True
 
     return retrying(timeout)

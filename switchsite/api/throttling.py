@@ -20,6 +20,8 @@ from django.http import HttpRequest
 from rest_framework import throttling
 from rest_framework.request import Request
 
+from switchsite.outages import outages
+
 logger = logging.getLogger(__name__)
 
 _QUOTA_ATTRIBUTE = "rate_limit_quota"
@@ -46,6 +48,7 @@ class FailOpen:
             logger.exception("rate limiting skipped: the cache is unreachable")
             return True
         if getattr(self, "key", None) is not None:  # this throttle counted the request
+            outages.answered("Redis")
             _note(request._request, _quota(self))
         return allowed
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.serving.conftest import PROJECT_ROOT, Server, production_env, uvicorn_command
+from tests.serving.conftest import PROJECT_ROOT, Server, production_env, serve_command
 
 COMMITTED_SCHEMA = PROJECT_ROOT / "docs" / "openapi.yaml"
 
@@ -50,7 +50,7 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     )
     live = Service("", env)
     live.manage("migrate", "--noinput", "-v", "0")
-    server = Server(uvicorn_command(1), env, directory / "server.log")
+    server = Server(serve_command(1), env, directory / "server.log")
     try:
         yield Service(server.base_url, env)
     finally:

@@ -17,7 +17,7 @@ def test_healthz_reports_a_redis_outage_without_failing(
     client, private_redis: PrivateRedis, publishing_to: Callable[[str], None]
 ):
     publishing_to(private_redis.url)
-    assert client.get("/healthz").json()["status"] == "ok"
+    assert client.get("/healthz").json()["checks"]["broker"] == "ok"
 
     private_redis.stop()
     during = client.get("/healthz")
@@ -30,4 +30,4 @@ def test_healthz_reports_a_redis_outage_without_failing(
     assert during.json()["checks"]["database"] == "ok"
     assert during.json()["checks"]["broker"].startswith("error:")
     assert after.status_code == 200
-    assert after.json() == {"status": "ok", "checks": {"database": "ok", "broker": "ok"}}
+    assert (after.json()["checks"]["database"], after.json()["checks"]["broker"]) == ("ok", "ok")

@@ -93,15 +93,12 @@ class Server:
         return self.log.read_text(errors="replace")
 
 
-def uvicorn_command(workers: int) -> Callable[[int], list[str]]:
+def serve_command(workers: int) -> Callable[[int], list[str]]:
     """The ASGI server as ``make serve`` starts it."""
 
     def command(port: int) -> list[str]:
-        return [
-            *(sys.executable, "-m", "uvicorn", "switchsite.asgi:application"),
-            *("--lifespan", "on", "--timeout-graceful-shutdown", "10", "--no-proxy-headers"),
-            *("--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)),
-        ]
+        settings = ("HOST=127.0.0.1", f"PORT={port}", f"WEB_CONCURRENCY={workers}")
+        return ["env", *settings, sys.executable, "-m", "switchsite.serve"]
 
     return command
 
@@ -116,6 +113,7 @@ def production_env(**overrides: Any) -> dict[str, str]:
         "CELERY_BROKER_URL": "",  # bots, if any, play in the server process
         "THROTTLE_USER_RATE": "100000/minute",
         "LOG_LEVEL": "WARNING",
+        "SHUTDOWN_DRAIN_SECONDS": "0",  # no balancer to drain from: stop at once
     }
     return {**env, **{key: str(value) for key, value in overrides.items()}}
 
@@ -137,7 +135,7 @@ def start_server(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
 
     def start(workers: int = 1, **settings: Any) -> Server:
         log = tmp_path_factory.mktemp("server") / "server.log"
-        server = Server(uvicorn_command(workers), production_env(**settings), log)
+        server = Server(serve_command(workers), production_env(**settings), log)
         servers.append(server)
         return server
 

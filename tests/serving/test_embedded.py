@@ -18,7 +18,7 @@ from tests.serving.conftest import PROJECT_ROOT, Server, run_in_own_loop
 
 
 def make_run(port: int) -> list[str]:
-    return ["make", "--no-print-directory", "run", f"PORT={port}"]
+    return ["env", f"PORT={port}", "make", "--no-print-directory", "run"]
 
 
 def test_make_run_serves_healthz_and_streams_with_no_other_service(tmp_path: Path):

@@ -19,6 +19,7 @@ from tests.serving.clients import (
     SseMessage,
     auth,
     events_after,
+    get_json,
     last_seq,
     move_for_the_seat_to_move,
     open_stream,
@@ -161,11 +162,16 @@ def test_on_sigterm_open_streams_end_cleanly_and_long_polls_answer_at_once(
     async def scenario() -> tuple[float, list[list[SseMessage]], list[dict[str, Any]]]:
         async with aiohttp.ClientSession(server.base_url) as session:
             cursor = await last_seq(session, table)
+            feed_ends = [
+                (await get_json(session, "/api/v1/players/me/events/?limit=1", token))["count"]
+                for token in table.tokens
+            ]
             streams = [
-                await open_stream(session, path, token, cursor)
-                for path in (
-                    "/api/v1/players/me/stream/",
-                    f"/api/v1/matches/{table.match_id}/stream/",
+                await open_stream(session, "/api/v1/players/me/stream/", token, feed_end)
+                for token, feed_end in zip(table.tokens, feed_ends, strict=True)
+            ] + [
+                await open_stream(
+                    session, f"/api/v1/matches/{table.match_id}/stream/", token, cursor
                 )
                 for token in table.tokens
             ]
@@ -227,7 +233,8 @@ def sessions_when_settled() -> int:
     return last
 
 
-def test_the_access_log_names_a_seat_page_without_its_secret(server: Server):
+def test_the_access_log_names_a_seat_page_without_its_secret(start_server: Any):
+    server = start_server(LOG_LEVEL="INFO")  # the access log is written at INFO
     with urllib.request.urlopen(f"{server.base_url}/play/seat/swt_sEcReT-42/", timeout=10) as page:
         assert page.status == 200
 
