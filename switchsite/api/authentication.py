@@ -51,7 +51,10 @@ def key_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-class TokenAuthentication(authentication.BaseAuthentication):
+class TokenAuthentication(authentication.TokenAuthentication):
+    """DRF's, for its place in the schema (the ``Token`` scheme), with a lookup of our own: DRF's
+    ``authtoken`` model is not used."""
+
     def authenticate(self, request: Request) -> tuple[User, Any] | None:
         words = authentication.get_authorization_header(request).split()
         if not words or words[0].lower() not in SCHEMES:
