@@ -1,4 +1,12 @@
-"""Whole matches of every ruleset played through the API by random legal moves.
+"""Whole matches played through the API by random legal moves: one of each game.
+
+Every ruleset is played to its end by the engine's property tests
+(tests/engine/test_shedding_properties.py, tests/engine/test_abbott_properties.py), under the same
+checks of conservation and hidden cards; the views the API serves are the engine's, typed per game
+in the schema (tests/api/test_schema.py). What only this tier shows is the API's side of a whole
+match, for which one representative of each game suffices: the richest shedding preset
+(jacks-twos-eights: runs and sets, suit naming, skips that add up, counter-clockwise play) and
+Abbott's Switch.
 
 At every step each seat's view must conserve the cards and show nothing of another seat's hand or
 of the stock (the API guide "Hidden information"; docs/rules.md §1 conservation). After the match, each deal's
@@ -24,6 +32,8 @@ pytestmark = pytest.mark.django_db
 
 CARD_CODE = re.compile(r"\b(?:[A2-9TJQK][CDHS]|X[12])\b")
 SEATS = {"abbott": 4, "abbott-2": 2}
+# One ruleset of each game (the module's docstring says why these).
+REPRESENTATIVES = ["jacks-twos-eights", "abbott-2"]
 MAX_ACTIONS = 3000
 
 
@@ -122,7 +132,7 @@ def check_fair_shuffles(events: list[dict], ruleset: str, seats: int, options: d
         assert without_commitment(log["data"]) == without_commitment(expected)
 
 
-@pytest.mark.parametrize("ruleset", sorted(catalog.RULESETS))
+@pytest.mark.parametrize("ruleset", REPRESENTATIVES)
 def test_a_whole_match_through_the_api(make_client, monkeypatch, ruleset):
     # The deals' seeds drawn from a seeded source, so that each ruleset's match is the same match
     # (and takes the same time) run after run; what is checked holds for any seed.
@@ -147,21 +157,3 @@ def test_a_whole_match_through_the_api(make_client, monkeypatch, ruleset):
     events = all_events(clients[0], match_id)
     check_fair_shuffles(events, ruleset, seats, options)
     assert verify(events) == []  # the published algorithm, re-implemented independently, agrees
-
-
-def test_the_independent_verifier_catches_a_tampered_deal(make_client):
-    alice, bob = make_client("alice"), make_client("bob")
-    match_id = alice.post("/api/v1/matches/", {"ruleset": "switch", "seats": 2}).json()["id"]
-    bob.post(f"/api/v1/matches/{match_id}/join/")
-    alice.post(f"/api/v1/matches/{match_id}/start/")
-    play_out([alice, bob], match_id, random.Random(7))
-    events = all_events(alice, match_id)
-    assert verify(events) == []
-
-    hand = next(e for e in events if e["type"] == "hand" and e["seat"] == 1)
-    hand["data"]["cards"] = hand["data"]["cards"][1:] + hand["data"]["cards"][:1]
-    assert verify(events) == ["deal 1: seat 1's hand is not the one the seed deals"]
-
-    end = next(e for e in events if e["type"] == "deal_end")
-    end["data"]["seed"] = "00" * 32
-    assert verify(events) == ["deal 1: the revealed seed does not match its commitment"]
