@@ -1,13 +1,17 @@
-"""Every decision is pushed: clients that only answer each ``your_turn`` play every game to its end.
+"""Every decision is pushed: clients that only answer each ``your_turn`` play whole matches.
 
 The loop of the API guide, exactly: a client follows its own feed (Server-Sent Events, or long
 polls) and answers each ``your_turn`` with one action from the view that came with it, posted with
 ``expected_version`` = the ``your_turn``'s ``version``. It never polls a match to find out whether
 it must act. Played against a real uvicorn server and a real Celery worker (which plays the bot
-seats, with its beat), every ruleset — 2, 3, 4 and 7 seats, several people at a table, bots in the
-other seats — and Abbott's Switch (four people: alliances, the 16+ rule, being asked to agree to
-end a hand) are played to the end, once over each transport, all matches at once. A match in which
-nothing happens for ``STALL_SECONDS`` fails the test: the client that waited says where it stuck.
+seats, with its beat): a shedding table of seven seats, three people and four bots, and Abbott's
+Switch with four people (alliances, the 16+ rule, being asked to agree to end a hand), each played
+to the end once over each transport, all matches at once. A match in which nothing happens for
+``STALL_SECONDS`` fails the test: the client that waited says where it stuck.
+
+What is pushed does not depend on the ruleset: a ``your_turn`` carries the seat's view, which the
+engine makes alike for every preset (tests/engine/test_shedding_properties.py plays each to the
+end), so one shedding preset — the richest, jacks-twos-eights — stands for all of them here.
 """
 
 from __future__ import annotations
@@ -53,13 +57,7 @@ class Table:
 
 
 TABLES = [
-    Table("switch", people=2, bots=0),
-    Table("jack-change-it", people=2, bots=1),
-    Table("french", people=1, bots=3),
-    Table("black-jack", people=3, bots=1),
-    Table("irish-switch", people=2, bots=2),
     Table("jacks-twos-eights", people=3, bots=4),
-    Table("take-two", people=1, bots=1),
     Table("abbott", people=4, bots=0, target=ABBOTT_TARGET),
 ]
 TRANSPORTS = ("sse", "poll")
@@ -297,7 +295,7 @@ def worker(tmp_path: Path) -> Any:
         redis.stop()
 
 
-def test_clients_that_only_answer_your_turn_play_every_ruleset_to_the_end(start_server, worker):
+def test_clients_that_only_answer_your_turn_play_whole_matches_to_the_end(start_server, worker):
     broker_url, _ = worker
     server = start_server(
         workers=2,
