@@ -50,11 +50,12 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
-    """Chromium for one test module. Not for the session: Playwright's sync API keeps an event
-    loop running in this thread while it is open, and later tests (tests/serving) need to run
-    their own."""
+    """Chromium for this folder's tests, launched once in each test process (pytest-xdist hands a
+    process its tests in the order they were collected, so the folder's tests are together).
+    Not for the session: Playwright's sync API keeps an event loop running in this thread while
+    it is open, and later tests (tests/serving) need to run their own."""
     executable = chromium_path()
     if executable is None:
         if IN_CI:

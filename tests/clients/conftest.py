@@ -38,9 +38,11 @@ class Service:
         )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
-    """A fresh server (one uvicorn process) with its own migrated SQLite file."""
+    """A fresh server (one uvicorn process) with its own migrated SQLite file, started once for
+    this folder's tests in each test process (migrating its database takes most of the start): the
+    tests name their own players, so they share it."""
     directory = tmp_path_factory.mktemp("live")
     env = production_env(
         DATABASE_URL=f"sqlite:///{directory / 'db.sqlite3'}",
@@ -57,7 +59,7 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
         server.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def service_url(service: Service) -> str:
     return service.url
 
