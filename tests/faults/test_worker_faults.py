@@ -24,13 +24,15 @@ def versions(match_ids: list[int]) -> dict[int, int]:
 
 
 def all_bot_match(organiser) -> int:
-    """Four search bots over two deals: long enough that a worker is always in the middle of one."""
-    bots = [{"seat": seat, "strategy": "montecarlo"} for seat in range(4)]
+    """Four random bots over a hundred deals: a worker plays such matches without a pause (each
+    task plays ten moves and publishes the next), so a kill lands in the middle of a task, and no
+    match ends during the test. A cheap bot: what is tested is the recovery, not the bots."""
+    bots = [{"seat": seat, "strategy": "random"} for seat in range(4)]
     match = services.match_create(
         creator=organiser,
         ruleset="switch",
         seats=4,
-        deals=2,
+        deals=100,
         bots_wanted=bots,
         players=[None] * 4,
     )
@@ -52,11 +54,11 @@ def test_a_worker_killed_mid_turn_loses_no_game(private_redis, start_worker, pub
 
     first.kill()  # returns once the process group is gone: from here on nothing plays
     at_kill = versions(matches)
+    assert Match.objects.filter(pk__in=matches, status=Match.Status.ACTIVE).count() == 3
     start_worker(private_redis.url, "second")
 
-    # One solo worker plays the three games in turn, ten search-bot moves per task: on a loaded CI
-    # machine a task took 6–12 s, so waiting 30 s failed once with nothing lost. The wait is for
-    # the recovery, not for the bots' speed.
+    # The wait is for the recovery (the sweep finds the matches the lost task left, every second
+    # here), not for the bots' speed; on a loaded CI machine a worker's start alone takes seconds.
     wait_until(lambda: moved_on(at_kill), 120, "every game moves on after the kill")
 
 
