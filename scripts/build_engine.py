@@ -10,10 +10,13 @@ the guard then refuses a compiled module whose source changed after the build re
 Without them (a Mac without the command-line tools, a slim container), or when the C does not
 compile, it says so in one line, removes any compiled module left from an earlier build, writes no
 stamp (so that the next ``make`` tries again) and exits 0: the engine's sources then run, slower.
+A build is kept in the machine's cache, named by what it was built from, and a later build of the
+same sources (a fresh clone's: CI's) takes it from there instead of compiling again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import runpy
@@ -21,9 +24,11 @@ import shlex
 import shutil
 import sys
 import sysconfig
+import tempfile
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
+import mypy.version
 from mypyc.build import mypycify
 from setuptools import setup  # type: ignore[import-untyped]  # (setuptools ships no types)
 
@@ -48,13 +53,42 @@ def missing_tools() -> str | None:
     return None
 
 
+def built_modules() -> list[Path]:
+    return [path for path in ENGINE.rglob("*") if path.name.endswith(tuple(EXTENSION_SUFFIXES))]
+
+
 def run_the_sources(why: str) -> None:
     """Leave the engine uncompiled: no compiled module of an earlier build, no stamp."""
-    for path in ENGINE.rglob("*"):
-        if path.name.endswith(tuple(EXTENSION_SUFFIXES)):
-            path.unlink()
+    for path in built_modules():
+        path.unlink()
     GUARD["STAMP"].unlink(missing_ok=True)
     print(f"engine not compiled ({why}): running its sources, slower", file=sys.stderr)
+
+
+def cached_build(digests: dict[str, str]) -> Path:
+    """Where the machine keeps the build of these sources by this Python, mypyc and script
+    (``$XDG_CACHE_HOME/switch-service/engine/``): the same inputs give the same build, so a fresh
+    clone (CI's) takes it instead of compiling for a minute or two."""
+    key = hashlib.sha256()
+    for part in [json.dumps(digests, sort_keys=True), sys.version, mypy.version.__version__]:
+        key.update(part.encode() + b"\0")
+    key.update(Path(__file__).read_bytes())
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "switch-service" / "engine" / key.hexdigest()
+
+
+def keep(build: Path) -> None:
+    """Copy the modules just built into the cache, whole or not at all (a rename)."""
+    build.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=build.parent))
+    for path in built_modules():
+        target = staging / path.relative_to(ENGINE)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
+    try:
+        staging.rename(build)
+    except OSError:  # another build of the same sources got there first
+        shutil.rmtree(staging)
 
 
 def main() -> None:
@@ -67,6 +101,14 @@ def main() -> None:
     digests = {
         path.relative_to(ENGINE).as_posix(): GUARD["source_digest"](path) for path in sources
     }
+    build = cached_build(digests)
+    if build.is_dir():
+        for path in built_modules():
+            path.unlink()
+        shutil.copytree(build, ENGINE, dirs_exist_ok=True)
+        GUARD["STAMP"].write_text(json.dumps(digests, indent=1) + "\n")
+        print(f"engine: the build of these sources taken from {build}")
+        return
     extensions = mypycify(
         # Without the project's mypy configuration: its Django plugin imports the engine, whose
         # guard refuses the stale build. `make lint` checks the engine strictly all the same.
@@ -87,6 +129,7 @@ def main() -> None:
         run_the_sources(f"the C compiler ({c_compiler()}) failed")
         return
     GUARD["STAMP"].write_text(json.dumps(digests, indent=1) + "\n")
+    keep(build)
 
 
 if __name__ == "__main__":
