@@ -12,8 +12,8 @@ LOG_LEVEL ?= INFO
 # benchmarks/orm_writer.py).
 SERVE := $(BIN)/python -m switchsite.serve
 
-.PHONY: run serve worker beat test test-sources lint lint-js format bench schema engine clean-engine hooks \
-	messages superuser
+.PHONY: run serve worker beat test test-fast test-sources lint lint-js format bench schema engine \
+	clean-engine hooks messages superuser
 
 # The translation catalogues (docs/operations.md, "Languages"): the .po files are kept in the
 # repository, the .mo files the service reads are compiled from them here (GNU gettext's msgfmt,
@@ -26,7 +26,6 @@ COMPILED_CATALOGUES := $(CATALOGUES:.po=.mo)
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@
 
@@ -101,31 +100,48 @@ beat: $(ENGINE) $(COMPILED_CATALOGUES)
 	$(BIN)/celery -A switchsite beat --loglevel=$(LOG_LEVEL)
 
 ## Lint and type-check, then the whole test suite (uses DATABASE_URL / CELERY_BROKER_URL when they
-## are set) in TEST_PROCESSES processes (pytest-xdist: each takes the next tests as it is free, so
-## the longest files are shared; a module's servers start in each process that needs them) and, if
-## the engine is compiled, its tests on its sources beside it. Their output follows the suite's;
-## either failing fails the target.
+## are set) in TEST_PROCESSES processes (pytest-xdist: each takes the next tests as it is free; a
+## folder's live server and Chromium start once in each process that needs them) and, if the engine
+## is compiled, its tests on its sources beside it — once for each version of the engine and of
+## those tests on this machine (scripts/run_once.py), at the lowest CPU priority, so that they take
+## only what the suite leaves idle. Their output follows the suite's; either failing fails the
+## target. Property tests try the examples of the Hypothesis profile HYPOTHESIS_PROFILE
+## (tests/hypothesis_profiles.py).
 TEST_PROCESSES ?= 2
+HYPOTHESIS_PROFILE ?= ci
+PYTEST := $(BIN)/python -m pytest --hypothesis-profile $(HYPOTHESIS_PROFILE)
 SOURCES_LOG := .artifacts/test-sources.log
 test: hooks lint
 	@mkdir -p .artifacts; rm -f $(SOURCES_LOG) $(SOURCES_LOG).status
 	@if [ -f $(ENGINE) ]; then \
-		($(MAKE) --no-print-directory test-sources > $(SOURCES_LOG) 2>&1; \
+		(nice -n 19 $(BIN)/python scripts/run_once.py test-sources $(SOURCES_INPUTS) -- \
+			$(MAKE) --no-print-directory test-sources > $(SOURCES_LOG) 2>&1; \
 		 echo $$? > $(SOURCES_LOG).status) & \
 	fi; \
-	$(BIN)/python -m pytest --numprocesses $(TEST_PROCESSES); suite=$$?; \
+	$(PYTEST) --numprocesses $(TEST_PROCESSES); suite=$$?; \
 	wait; sources=0; \
 	if [ -f $(SOURCES_LOG).status ]; then cat $(SOURCES_LOG); sources=$$(cat $(SOURCES_LOG).status); fi; \
 	exit $$(( suite || sources ))
 
+## The fast tier, for a developer between edits (under two minutes on two cores): the suite without
+## the tests marked slow, browser, serving or fault (pyproject.toml; tests/conftest.py marks the
+## last three from what they use), with the dev profile's few examples. No lint: `make lint`.
+FAST := not (slow or browser or serving or fault)
+test-fast: $(ENGINE) $(COMPILED_CATALOGUES)
+	$(BIN)/python -m pytest --hypothesis-profile dev --numprocesses $(TEST_PROCESSES) -m "$(FAST)"
+
 ## The tests of the compiled modules (the shedding engine, cards, shuffle, events) on their
 ## sources, uncompiled, whether or not a build lies beside them. Abbott's game and the bots run
-## from their sources either way.
+## from their sources either way. SOURCES_INPUTS: what they prove something about, whose change
+## makes `make test` run them again.
 ENGINE_TESTS := $(wildcard tests/engine/test_shedding_*.py) tests/engine/test_cards.py \
 	tests/engine/test_rng.py tests/engine/test_events.py tests/engine/test_outcome.py \
 	tests/engine/test_rulesets.py tests/engine/test_compiled_engine.py
+SOURCES_INPUTS := $(sort $(wildcard switchgame/*.py switchgame/*/*.py)) $(ENGINE_TESTS) \
+	tests/conftest.py tests/settings.py tests/hypothesis_profiles.py scripts/build_engine.py \
+	pyproject.toml
 test-sources: $(INSTALLED)
-	SWITCH_ENGINE=sources $(BIN)/python -m pytest -q $(ENGINE_TESTS)
+	SWITCH_ENGINE=sources $(PYTEST) -q $(ENGINE_TESTS)
 
 ## ruff, the import contracts, then mypy as configured in pyproject.toml (incremental: its cache is .mypy_cache/). mypy's
 ## Django plugin imports the engine, so the engine is built first. Then the browser client's checks.
@@ -137,16 +153,19 @@ lint: hooks $(ENGINE) $(COMPILED_CATALOGUES) lint-js
 
 ## The browser client's checks (play/, docs/play.md): its types against the API's schema (tsc),
 ## Biome's lint and format, and its pure modules' tests (node --test) — over play/ and the
-## tournament pages' scripts. Cached: `npm ci` again only when the lock file changed, the checks
-## only when one of their sources did. Without Node.js a line says they were skipped (CI=true: a
-## failure).
+## tournament pages' scripts; then the TypeScript example's (examples/typescript/: its types
+## generated from the schema compile with its client), run with the client's tools, which are the
+## example's at the same versions (tests/clients/test_typescript.py): one `npm ci` for both.
+## Cached: `npm ci` again only when the lock file changed, each check only when one of its sources
+## did. Without Node.js a line says they were skipped (CI=true: a failure).
 PLAY_INSTALLED := play/node_modules/.installed
 PLAY_CHECKED := play/node_modules/.checked
+EXAMPLE_CHECKED := play/node_modules/.example-checked
 PLAY_SOURCES := $(wildcard play/static/play/*.js play/static/play/*.css play/static/play/vendor/* \
 	play/tests/*.js play/types/api.d.ts tournaments/static/tournaments/*.js) \
 	play/package.json play/tsconfig.json play/biome.json docs/openapi.yaml
 lint-js:
-	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(PLAY_CHECKED); \
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(PLAY_CHECKED) $(EXAMPLE_CHECKED); \
 	elif [ "$$CI" = true ]; then echo "CI=true but Node.js (npm) is not installed: the client is unchecked"; exit 1; \
 	else echo "Node.js (npm) is not installed: the web client's checks are skipped"; fi
 
@@ -156,6 +175,11 @@ $(PLAY_INSTALLED): play/package-lock.json
 
 $(PLAY_CHECKED): $(PLAY_INSTALLED) $(PLAY_SOURCES)
 	cd play && npm run check
+	touch $@
+
+$(EXAMPLE_CHECKED): $(PLAY_INSTALLED) $(wildcard examples/typescript/src/*.ts) \
+		examples/typescript/package.json examples/typescript/tsconfig.json docs/openapi.yaml
+	cd examples/typescript && PATH="$(CURDIR)/play/node_modules/.bin:$$PATH" npm run check
 	touch $@
 
 format: $(INSTALLED)

@@ -4,6 +4,7 @@ import os
 import signal
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from types import FrameType
 
 import pytest
@@ -12,12 +13,24 @@ from django.conf import settings
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+# Registers the Hypothesis profiles before Hypothesis's plugin loads the one asked for.
+import tests.hypothesis_profiles  # noqa: F401
 from games import selectors
 from games.models import Match
 from switchsite.celery import app as celery_app
 from tests import openapi
 
 IN_CI = os.environ.get("CI") == "true"
+
+# Markers a test gets from what it uses (pyproject.toml describes them), so that a new test is
+# marked as the ones beside it are: ``make test-fast`` leaves these out. Every test of
+# tests/faults/ is a fault test.
+MARKERS_BY_FIXTURE = {
+    "browser": "browser",  # headless Chromium
+    "start_server": "serving",  # the service in processes of its own, on the test database
+    "service": "serving",  # the service in a process of its own, on a database of its own
+}
+FAULTS = Path(__file__).parent / "faults"
 
 
 def _interrupted(signum: int, frame: FrameType | None) -> None:
@@ -29,6 +42,16 @@ def pytest_configure() -> None:
     teardowns run, so the servers and workers the tests started in process groups of their own
     stop too, instead of holding ports and the test database's connections."""
     signal.signal(signal.SIGTERM, _interrupted)
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by them
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for fixture, marker in MARKERS_BY_FIXTURE.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(marker)
+        if FAULTS in item.path.parents:
+            item.add_marker("fault")
 
 
 @pytest.fixture(autouse=True)

@@ -28,7 +28,7 @@ from scripts.verify_deals import verify
 from switchgame import catalog
 from tests.api.conftest import Client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 CARD_CODE = re.compile(r"\b(?:[A2-9TJQK][CDHS]|X[12])\b")
 SEATS = {"abbott": 4, "abbott-2": 2}

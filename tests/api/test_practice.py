@@ -53,6 +53,7 @@ def dealt(views: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return [(v["deal"], v["you"]["hand"], v["top_card"], v["shuffle_commitment"]) for v in views]
 
 
+@pytest.mark.slow
 def test_the_same_seed_and_moves_play_the_same_game_again(alice, bob) -> None:
     first_views, first = played(alice, deals=2)
     again_views, again = played(bob, deals=2)
@@ -65,6 +66,7 @@ def test_the_same_seed_and_moves_play_the_same_game_again(alice, bob) -> None:
     assert first["match"]["id"] != again["match"]["id"]
 
 
+@pytest.mark.slow
 def test_each_deal_is_dealt_from_the_seed_and_its_number(alice) -> None:
     _, record = played(alice, deals=2)
 
@@ -72,6 +74,7 @@ def test_each_deal_is_dealt_from_the_seed_and_its_number(alice) -> None:
     assert seeds == [practice_deal_seed(bytes.fromhex(SEED), n).hex() for n in (1, 2)]
 
 
+@pytest.mark.slow
 def test_the_record_verifies_offline(alice) -> None:
     _, record = played(alice)
 

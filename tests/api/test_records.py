@@ -202,6 +202,7 @@ def export_url(username: str) -> str:
     return f"/api/v1/players/{username}/matches/export/"
 
 
+@pytest.mark.slow
 def test_the_export_streams_every_finished_match_as_ndjson(alice, bob, monkeypatch) -> None:
     monkeypatch.setattr(archive, "EXPORT_CHUNK", 2)
     users = get_user_model().objects
@@ -273,6 +274,7 @@ def replayed(client, match_id: int) -> bytes:
     return answer
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("ruleset", "seats", "settings"),
     [
@@ -292,6 +294,7 @@ def test_a_record_from_kept_deals_is_the_replayed_record_byte_for_byte(
     assert alice.get(record_url(match.pk)).content == from_log
 
 
+@pytest.mark.slow
 def test_the_export_reads_kept_deals_without_the_log(alice, bob) -> None:
     users = get_user_model().objects
     ids = [finished_against_a_bot(users.get(username="alice"), seed).pk for seed in range(3)]

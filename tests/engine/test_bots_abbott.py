@@ -171,6 +171,7 @@ def test_from_view_keeps_the_blocked_dealers_first_turn() -> None:
 # ------------------------------------------------------------------------- every strategy, legal
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["heuristic", "search"])
 def test_choices_are_legal_and_reproducible(name: str) -> None:
     strategy = STRATEGIES["abbott"]["heuristic"]

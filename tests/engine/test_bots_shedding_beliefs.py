@@ -19,6 +19,7 @@ from switchgame.cards import RANKS, SUITS
 from switchgame.shedding import SheddingGame
 from switchgame.shedding.rulesets import RULESETS, create_game
 from tests.engine.test_shedding_helpers import choose, layout_game
+from tests.hypothesis_profiles import examples
 
 HEURISTIC = STRATEGIES["shedding"]["heuristic"]
 HOUSE_RULES: list[dict[str, Any]] = [
@@ -79,7 +80,7 @@ games = st.tuples(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_the_true_hands_fit_what_the_history_shows(game_args: tuple[Any, ...]) -> None:
     ruleset, players, options, seed, heuristic = game_args
@@ -97,7 +98,7 @@ def test_the_true_hands_fit_what_the_history_shows(game_args: tuple[Any, ...]) -
                 assert not heuristic or fits(game.hands[other], trusting[other])
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, st.integers(0, 2**32))
 # Random dealing got stuck here 20 times running; matching by augmenting paths finds the deal.
 @example(

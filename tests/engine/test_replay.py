@@ -141,6 +141,7 @@ def check_replay(played: Played) -> None:
     assert {"deal", "action"} <= kinds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "settings",
     MATCHES,
@@ -153,6 +154,7 @@ def test_every_state_and_view_is_re_created(settings: MatchSettings, seed: int) 
     check_replay(played)
 
 
+@pytest.mark.slow
 def test_abbott_to_twenty_with_alliances_control_and_agreements() -> None:
     """Long Abbott games: hands won, alliances, the 16+ control and its consent question."""
     seen: set[str] = set()

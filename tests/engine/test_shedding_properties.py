@@ -19,6 +19,7 @@ from switchgame.protocol import IllegalMove, InvalidAction
 from switchgame.shedding import SheddingGame
 from switchgame.shedding.rulesets import RULESETS, create_game
 from tests.engine.test_shedding_helpers import assert_conserved, choose
+from tests.hypothesis_profiles import examples
 
 MAX_ACTIONS = 20_000
 UNIFORM_PLAY_MAX_ACTIONS = 500_000
@@ -181,7 +182,7 @@ def play_out(
     return actions
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches())
 def test_random_play_ends_and_conserves_cards(setup: tuple[SheddingGame, random.Random]) -> None:
     """docs/rules.md §2: random play always ends (going out or blocked); §1 conservation throughout."""
@@ -197,7 +198,8 @@ def test_random_play_ends_and_conserves_cards(setup: tuple[SheddingGame, random.
     assert sum(outcome.totals) == sum(sum(deal.points) for deal in outcome.hands)
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches(house=False))
 def test_uniform_random_play_of_presets_ends(setup: tuple[SheddingGame, random.Random]) -> None:
     """Uniformly random legal play (voluntary draws included) ends for every preset. Such play is a
@@ -208,7 +210,8 @@ def test_uniform_random_play_of_presets_ends(setup: tuple[SheddingGame, random.R
     assert game.is_over, "random play did not end"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches())
 def test_legal_actions_agree_with_apply_and_views_hide_cards(
     setup: tuple[SheddingGame, random.Random],
@@ -218,7 +221,8 @@ def test_legal_actions_agree_with_apply_and_views_hide_cards(
     play_out(game, rng, prefer_play=0.8, every=3)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches(must_not_be_lower=True))
 def test_must_not_be_lower_keeps_the_invariants(setup: tuple[SheddingGame, random.Random]) -> None:
     """docs/rules.md §3 switch must_not_be_lower under random house rules: bounded play-outs."""
@@ -226,7 +230,7 @@ def test_must_not_be_lower_keeps_the_invariants(setup: tuple[SheddingGame, rando
     assert play_out(game, rng, prefer_play=0.8, every=5, limit=1500) > 0
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches(), st.integers(0, 60))
 def test_to_dict_round_trip_continues_identically(
     setup: tuple[SheddingGame, random.Random], stop: int
@@ -257,7 +261,7 @@ def test_to_dict_round_trip_continues_identically(
     assert restored.to_dict() == game.to_dict()
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(matches(), st.integers(0, 40))
 def test_copy_is_independent(setup: tuple[SheddingGame, random.Random], stop: int) -> None:
     game, rng = setup

@@ -107,6 +107,7 @@ def check(match: Match, stored: dict[int, dict[str, Any]], replayed: Replay) -> 
         )
 
 
+@pytest.mark.slow
 def test_an_abbott_game_with_timeouts_and_a_bot_replays_from_its_log():
     match, stored = play("abbott", 4, 1, timeouts=True, target=10)
     replayed = replay(settings_of(match), logged_events(match))
@@ -118,6 +119,7 @@ def test_an_abbott_game_with_timeouts_and_a_bot_replays_from_its_log():
     assert {"timeout", "resign", "hand_end", "match_end"} <= kinds
 
 
+@pytest.mark.slow
 def test_a_shedding_match_of_several_deals_from_a_layout_replays_from_its_log():
     layout = {
         "hands": [["9S", "5C", "KD"], ["5D", "6D", "2H"], ["3C", "8H", "JS"]],

@@ -12,9 +12,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
+import pytest
 
 from tests.serving.clients import SseMessage, auth, get_json, open_stream, sse_messages
 from tests.serving.conftest import PROJECT_ROOT, Server, run_in_own_loop
+
+pytestmark = pytest.mark.serving  # `make run` in a process of its own
 
 
 def make_run(port: int) -> list[str]:

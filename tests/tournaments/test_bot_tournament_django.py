@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from games.models import Match, RatedResult
 from tournaments.models import Round, ScoreLine, Tournament
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 BOTS = 8
 # Random bots that may draw when they could play make a deal of `switch` last thousands of moves;

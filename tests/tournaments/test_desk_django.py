@@ -107,6 +107,7 @@ def test_fill_with_bots_is_for_online_play_with_a_known_strategy(staff):
     assert_problem(staff.post("/api/v1/tournaments/", body), 400, "invalid_bots")
 
 
+@pytest.mark.slow
 def test_bot_entrants_sit_among_people_without_repeats_above_the_lower_bound(staff):
     """The evening of the report: 14 people and 2 bot entrants over 4 rounds at tables of 4."""
     path = create(staff, options=HOUSE_RULES)
