@@ -4,6 +4,7 @@ rules hold whichever door is used."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -432,8 +433,12 @@ def _seat_link_cards(request: HttpRequest, tournament: Tournament) -> list[dict[
 
 
 def _chart(standings: selectors.Standings) -> SafeString:
+    """The ranking score by round, on a scale up to the highest score so far (at least 1: an
+    average's whole scale)."""
+    scores = [score for line in standings.score_history.values() for score in line if score]
+    top = max(1, math.ceil(max(scores, default=1)))
     return mark_safe(  # built from escaped names and numbers only
-        charts.score_chart_svg(standings.score_history, standings.round_numbers)
+        charts.score_chart_svg(standings.score_history, standings.round_numbers, top)
     )
 
 
