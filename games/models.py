@@ -7,9 +7,23 @@ the event log, with the per-deal seeds revealed in it, is enough to audit and re
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+# A tournament guest's account (tournaments/services/seat_links.py) is named by the desk's name and
+# this suffix, which no registration can make (it allows no space nor parenthesis): unique, and
+# never shown to people, who see the name alone (:func:`shown_name`).
+GUEST_SUFFIX = " (guest {number})"
+_GUEST_SUFFIX = re.compile(r" \(guest \d+\)\Z")
+
+
+def shown_name(username: str) -> str:
+    """The name people see for an account: its username, a tournament guest's without its
+    suffix ("Chloé (guest 12)" is Chloé)."""
+    return _GUEST_SUFFIX.sub("", username)
 
 
 class Player(models.Model):

@@ -27,6 +27,7 @@ from games.models import (
     Player,
     Rating,
     Seat,
+    shown_name,
 )
 from switchgame import catalog, ratings
 from switchgame.protocol import Event, GameState
@@ -170,6 +171,7 @@ def match_view(*, play: MatchInPlay, seat: int | None) -> dict[str, Any]:
         {
             **(engine_seats[s.index] if s.index < len(engine_seats) else {"seat": s.index}),
             "player": s.player.get_username() if s.player else None,
+            "name": shown_name(s.player.get_username()) if s.player else None,
             "bot": s.bot_strategy or None,
             "bot_account": bot_account(s.player),
             "resigned": s.resigned,

@@ -31,6 +31,7 @@ from switchgame.shedding.scoring import french_tally
 from switchgame.tournament import results
 from switchgame.tournament.scoring import Bye as ByeResult
 from switchgame.tournament.scoring import (
+    Ranking,
     Scoring,
     StandingRow,
     TableResult,
@@ -136,7 +137,7 @@ def tournament_detail(
         else {}
     )
     rounds = list(_seated_rounds(tournament.rounds.filter(status__in=Round.PLAYED)))
-    outcomes = _TableResults(Table.objects.filter(round__in=rounds), entries)
+    outcomes = _TableResults(Table.objects.filter(round__in=rounds), entries, tournament.scoring)
     public_url = reverse("tournament-public", args=[tournament.pk]) if tournament.public else None
     return {
         "id": tournament.pk,
@@ -184,7 +185,7 @@ def draft_seating(*, tournament: Tournament) -> dict[str, Any] | None:
     if drafted is None:
         return None
     entries = {e.pk: e for e in tournament.entries.select_related("player__player")}
-    no_results = _TableResults(Table.objects.none(), entries)
+    no_results = _TableResults(Table.objects.none(), entries, tournament.scoring)
     return {**_round_summary(drafted, entries, no_results, tournament.play), "id": drafted.pk}
 
 
@@ -253,7 +254,7 @@ def table_detail(*, table: Table) -> dict[str, Any]:
     tournament = table.round.tournament
     entries = {e.pk: e for e in tournament.entries.select_related("player__player").order_by("pk")}
     seats = list(table.seats.order_by("seat"))
-    outcomes = _TableResults(Table.objects.filter(pk=table.pk), entries)
+    outcomes = _TableResults(Table.objects.filter(pk=table.pk), entries, tournament.scoring)
     return _table_summary(table, seats, entries, outcomes, tournament.play)
 
 
@@ -336,21 +337,28 @@ def _table_summary(
 
 class _TableResults:
     """The results of some tables in two queries (score lines, desk entries), whatever their
-    number: deals with each name's points, totals, and who entered the result and when."""
+    number: deals with each name's points (French scoring: and the tallies each was left
+    holding), totals, and who entered the result and when."""
 
-    def __init__(self, tables: QuerySet[Table], entries: dict[int, Entry]) -> None:
+    def __init__(self, tables: QuerySet[Table], entries: dict[int, Entry], scoring: str) -> None:
+        self.french = scoring == Scoring.FRENCH
         self.lines: defaultdict[int, defaultdict[int, dict[str, Any]]] = defaultdict(
-            lambda: defaultdict(lambda: {"winner": None, "points": {}})
+            lambda: defaultdict(
+                lambda: {"winner": None, "points": {}, **({"tallies": {}} if self.french else {})}
+            )
         )
-        for table_id, deal, entry_id, points, won in (
+        for table_id, deal, entry_id, points, won, conceded in (
             ScoreLine.objects.filter(table__in=tables)
             .order_by("deal", "entry_id")
-            .values_list("table_id", "deal", "entry_id", "points", "won")
+            .values_list("table_id", "deal", "entry_id", "points", "won", "conceded")
         ):
             line = self.lines[table_id][deal]
-            line["points"][entries[entry_id].name] = points
+            name = entries[entry_id].name
+            line["points"][name] = points
+            if self.french:
+                line["tallies"][name] = conceded
             if won:
-                line["winner"] = entries[entry_id].name
+                line["winner"] = name
         self.entered: defaultdict[int, list[ResultEntry]] = defaultdict(list)
         for entered in (
             ResultEntry.objects.filter(table__in=tables)
@@ -365,9 +373,15 @@ class _TableResults:
         deals = [{"number": n, **deal} for n, deal in sorted(self.lines[table.pk].items())]
         history = self.entered[table.pk] if table.outcome == Table.Outcome.ENTERED else []
         latest = history[-1] if history else None
+        held = (
+            {"conceded": {n: sum(deal["tallies"].get(n, 0) for deal in deals) for n in names}}
+            if self.french
+            else {}
+        )
         return {
             "source": table.outcome,
             "totals": {name: sum(deal["points"].get(name, 0) for deal in deals) for name in names},
+            **held,
             "deals": deals,
             "entered": latest.result if latest else None,
             "entered_by": latest.entered_by.get_username() if latest else None,
@@ -480,18 +494,22 @@ def standings_table(*, tournament: Tournament) -> Standings:
                 "round_points": {number: row.round_points.get(number) for number in inputs.rounds},
             }
         )
-        history[entry.name] = _running_means(row.round_scores, inputs.rounds)
+        history[entry.name] = _running_scores(row.round_scores, inputs.rounds, tournament.ranking)
     return Standings(rows=rows, round_numbers=inputs.rounds, score_history=history)
 
 
-def _running_means(by_round: dict[int, float], rounds: list[int]) -> list[float | None]:
-    """The mean of the figures so far after each round; ``None`` until the first one."""
-    means, total, count = [], 0.0, 0
+def _running_scores(
+    by_round: dict[int, float], rounds: list[int], ranking: str
+) -> list[float | None]:
+    """The ranking score after each round — the round scores so far added up (``total``) or
+    averaged — ``None`` until the first one."""
+    running, total, count = [], 0.0, 0
     for number in rounds:
         if number in by_round:
             total, count = total + by_round[number], count + 1
-        means.append(total / count if count else None)
-    return means
+        mean = total / count if count else None
+        running.append(total if count and ranking == Ranking.TOTAL else mean)
+    return running
 
 
 # The CSV dialects of the exports: the language their figures and words are written in, and the

@@ -376,6 +376,11 @@ NOT_WAITING = "Absent while the match is waiting."
 class SeatBase(serializers.Serializer):
     seat = seat()
     player = serializers.CharField(allow_null=True)
+    name = serializers.CharField(
+        allow_null=True,
+        help_text="The player's name as people see it: the username, or a tournament guest's "
+        "name as the desk typed it; null for a server bot or an open seat.",
+    )
     bot = serializers.CharField(allow_null=True)
     bot_account = serializers.BooleanField(help_text="The seat's player is a bot account.")
     resigned = serializers.BooleanField()

@@ -217,10 +217,12 @@ def test_an_organiser_registers_guests_players_and_bots_in_one_step(human_event,
 
     assert response.status_code == 302
     entries = {e.name: e for e in tournament.entries.all()}
-    assert set(entries) == {"Ann Smith", "Bob Jones", "maud", "heuristic bot 4", "heuristic bot 5"}
+    # Bots are named in words with their strategy, never numbered (issue 37: "heuristic bot 11").
+    bots = {"Ada, heuristic bot", "Blaise, heuristic bot"}
+    assert set(entries) == {"Ann Smith", "Bob Jones", "maud", *bots}
     assert entries["maud"].player.username == "maud"
     assert entries["Ann Smith"].kind == Entry.Kind.GUEST
-    assert entries["heuristic bot 5"].bot_strategy == "heuristic"
+    assert {entries[name].bot_strategy for name in bots} == {"heuristic"}
 
 
 @pytest.mark.parametrize(
@@ -563,3 +565,27 @@ def test_no_step_is_offered_before_a_table_can_be_seated(human_event, admin_clie
     assert _steps(page) == []
     assert "Register 1 more entry, present, to seat a table." in page
     assert f"{CHANGELIST}{tournament.pk}/register/" in page
+
+
+def test_the_chart_plots_and_says_what_ranks(human_event, admin_client):
+    """Ranked by the round scores added up, the chart plots the sums — each line ends at the
+    entry's score — and its caption says "added up" as the ranking rule does."""
+    tournament = human_event(4, table_size=2, rounds=2)
+    for number in (1, 2):
+        if number == 1:
+            seated = services.tournament_start(
+                tournament_id=tournament.pk, user=tournament.created_by
+            )
+        else:
+            seated = services.round_next(tournament_id=tournament.pk, user=tournament.created_by)
+        for table in seated.tables.all():
+            end_match(table.match_id, won_by_seat_0(2, 10))
+
+    page = admin_client.get(f"{CHANGELIST}{tournament.pk}/standings/").content.decode()
+
+    assert "added up over the rounds so far" in page
+    assert "averaged" not in page
+    rows = selectors.standings_table(tournament=tournament).rows
+    assert sum(row["score"] for row in rows) == 4  # two rounds of two tables: sums, not means
+    for row in rows:
+        assert f"{row['player']} ({row['score']:.2f})</text>" in page

@@ -4,6 +4,7 @@ pages, and a whole offline evening of twelve guests over three rounds to final s
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -146,10 +147,12 @@ def test_a_french_result_scores_the_winner_the_sum_of_the_tallies(staff):
 
     assert table["result"]["source"] == "entered"
     assert table["result"]["totals"] == {a: 60, b: 0, c: 105, d: 0}
+    assert table["result"]["conceded"] == {a: 35, b: 36, c: 11, d: 83}
     assert table["result"]["deals"][0] == {
         "number": 1,
         "winner": c,
         "points": {a: 0, b: 0, c: 105, d: 0},
+        "tallies": {a: 35, b: 27, c: 0, d: 43},
     }
     assert table["result"]["entered"] == {"deals": deals}
     assert table["result"]["entered_by"] == "organiser"
@@ -453,6 +456,49 @@ def test_the_public_page_shows_tables_by_table_and_by_name_and_the_standings(sta
     assert 'id="standings"' in html
     index = client.get("/tournaments/").content.decode()
     assert f'href="/tournaments/{tournament_id}/"' in index
+
+
+def test_every_page_shows_the_tallies_the_winners_points_come_from(staff, client, admin_client):
+    """Scores people can read (issue 37): on the public page, the projector and the desk each
+    player's points say where a winner's come from (the others' tallies in the deals won) and what
+    each was left holding; seats count from 1; the standings show every tie-break they use."""
+    path = offline_event(staff, public=True)
+    tournament_id = path.rsplit("/", 1)[-1]
+    a, b, c, d = seated_names(staff, path)
+    seated = client.get(f"/tournaments/{tournament_id}/").content.decode()
+    by_name = seated[
+        seated.index('id="by-name"') : seated.index("</table>", seated.index('id="by-name"'))
+    ]
+    seats = re.findall(r'<td class="num">1</td><td class="num">(\d+)</td>', by_name)
+    assert sorted(seats) == ["1", "2", "3", "4"]  # table 1, seats counted from 1
+    assert 'start="0"' not in seated
+    deals = [
+        {"winner": c, "points_left": {a: 35, b: 27, d: 43}},
+        {"winner": a, "points_left": {b: 9, c: 11, d: 40}},
+    ]
+    assert staff.post(result_path(path), {"deals": deals}).status_code == 200
+    lines = {
+        a: "60 = 9 + 11 + 40 · 35 in hand",
+        b: "0 · 36 in hand",
+        c: "105 = 35 + 27 + 43 · 11 in hand",
+        d: "0 · 83 in hand",
+    }
+
+    public = client.get(f"/tournaments/{tournament_id}/").content.decode()
+    screen = client.get(f"/tournaments/{tournament_id}/screen/").content.decode()
+    desk = admin_client.get(f"/admin/tournaments/tournament/{tournament_id}/change/")
+    for page in (public, screen, desk.content.decode()):
+        for name, line in lines.items():
+            assert f"{name}" in page and line in page, (name, line)
+    for page in (public, screen):
+        assert 'start="0"' not in page
+        assert "the winner of a deal scores the tallies the others are left holding" in page
+        headings = ["in hand", "table share", "opponents", "deals won", "head to head", "lot"]
+        standings = page[page.index("standings") :]
+        assert all(f">{heading}</th>" in standings for heading in headings)
+        assert [standings.index(f">{h}</th>") for h in headings] == sorted(
+            standings.index(f">{h}</th>") for h in headings
+        )
 
 
 def test_a_private_tournament_has_no_public_page(staff, client):

@@ -75,6 +75,8 @@ def test_a_seat_link_views_and_moves_its_own_seat_only(started, alice, bob):
     view = chloe.get(f"/api/v1/matches/{own}/").json()
     assert view["status"] == "active"
     assert view["you"]["seat"] is not None
+    mine = view["seats"][view["you"]["seat"]]
+    assert (mine["player"], mine["name"]) == (me["username"], "Chloé")  # never "(guest 3)"
     assert chloe.get(f"/api/v1/matches/{own}/events/?after=0").status_code == 200
 
     by_username = {"alice": alice.http, "bob": bob.http}

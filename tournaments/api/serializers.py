@@ -238,6 +238,12 @@ class DealPointsSerializer(serializers.Serializer):
     points = serializers.DictField(
         child=serializers.IntegerField(), help_text="Each name's points in this deal or hand."
     )
+    tallies = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="French scoring: each name's tally of the cards left in hand (the winner's "
+        "0); the winner's points are the others' tallies added up.",
+    )
 
 
 class ResultVersionSerializer(serializers.Serializer):
@@ -253,6 +259,11 @@ class TableResultOutSerializer(serializers.Serializer):
         "with no result: everyone at the table lost).",
     )
     totals = serializers.DictField(child=serializers.IntegerField())
+    conceded = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="French scoring: each name's tallies of the deals it did not win, added up.",
+    )
     deals = DealPointsSerializer(many=True, help_text="The score lines, deal by deal.")
     entered = serializers.DictField(allow_null=True, help_text="The result as the desk sent it.")
     entered_by = serializers.CharField(allow_null=True)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 
 from switchgame import catalog
 from switchsite.problems import ServiceError
@@ -143,12 +145,36 @@ def _entrant(user: User, username: str | None) -> User:
 def _bot_entry_create(tournament: Tournament, entrant: Entrant, *, joined_round: int) -> Entry:
     game = catalog.find_ruleset(tournament.ruleset).game
     strategy = bot_strategy(game, entrant.bot or "", play=tournament.play)
-    display = _free_name(
-        tournament, entrant.name or f"{strategy} bot {tournament.entries.count() + 1}"
-    )
+    display = _free_name(tournament, entrant.name or _bot_name(tournament, strategy))
     return Entry.objects.create(
         tournament=tournament, bot_strategy=strategy, name=display, joined_round=joined_round
     )
+
+
+# A bot entrant the desk names not: a first name and its strategy in words ("Ada, heuristic bot"),
+# in the tournament's language; never a number, which people would read as something internal.
+BOT_NAMES = (
+    "Ada", "Blaise", "Clara", "Denis", "Edith", "Félix", "Gisèle", "Henri", "Irène", "Jules",
+    "Lucie", "Marcel", "Noémie", "Oscar", "Pauline", "Raoul", "Simone", "Tristan", "Ursule",
+    "Victor", "Yvette", "Zacharie",
+)  # fmt: skip
+STRATEGY_WORDS = {
+    "random": gettext_lazy("random bot"),
+    "heuristic": gettext_lazy("heuristic bot"),
+    "montecarlo": gettext_lazy("Monte Carlo bot"),
+    "search": gettext_lazy("search bot"),
+}
+
+
+def _bot_name(tournament: Tournament, strategy: str) -> str:
+    """The first of the bot names no entry of the tournament has, with the strategy in words;
+    once every name is taken, two names joined (Ada-Blaise)."""
+    taken = {name.casefold() for name in tournament.entries.values_list("name", flat=True)}
+    firsts = [*BOT_NAMES, *(f"{a}-{b}" for a, b in itertools.permutations(BOT_NAMES, 2))]
+    with translation.override(tournament.language):
+        words = str(STRATEGY_WORDS.get(strategy, strategy))
+        named = (gettext("%(name)s, %(strategy)s") % {"name": f, "strategy": words} for f in firsts)
+        return next(name for name in named if name.casefold() not in taken)
 
 
 def _free_name(tournament: Tournament, name: str) -> str:

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
 from games import services as game_services
-from games.models import Player
+from games.models import GUEST_SUFFIX, Player
 from tournaments.models import Entry, Tournament
 
 SEAT_LINK_PATH = "/play/seat/{secret}/"
@@ -59,7 +59,7 @@ def guest_users_retire(user_ids: Sequence[int]) -> None:
 def _guest_user_create(entry: Entry) -> User:
     # Registration allows letters, digits and @.+-_ only: the space and parentheses keep a guest's
     # username apart from every player's.
-    suffix = f" (guest {entry.pk})"
+    suffix = GUEST_SUFFIX.format(number=entry.pk)
     username = entry.name[: 150 - len(suffix)] + suffix
     user = get_user_model().objects.create_user(username=username, password=None)
     Player.objects.create(user=user)

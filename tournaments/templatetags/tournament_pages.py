@@ -5,9 +5,12 @@ from datetime import datetime
 from typing import Any
 
 from django import template
+from django.template.defaultfilters import floatformat
 from django.utils import dateformat, timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from switchgame.tournament.scoring import Ranking, tiebreak_order
 from tournaments.models import Tournament
@@ -26,6 +29,61 @@ TIEBREAK_NAMES = {
     "head_to_head": "head to head",
     "lot": "a fixed lot",
 }
+
+
+# The standings' tie-break columns, as short as a phone's table needs.
+TIEBREAK_HEADINGS = {
+    "conceded": gettext_lazy("in hand"),
+    "table_share": gettext_lazy("table share"),
+    "opponents_score": gettext_lazy("opponents"),
+    "deals_won": gettext_lazy("deals won"),
+    "head_to_head": gettext_lazy("head to head"),
+    "lot": gettext_lazy("lot"),
+}
+
+
+@register.simple_tag
+def tiebreak_headings(tournament: Tournament) -> list[str]:
+    """The headings of the standings' tie-break columns, in the order the ranking uses them."""
+    return [str(TIEBREAK_HEADINGS[name]) for name in tiebreak_order(tournament.scoring)]
+
+
+@register.filter
+def tiebreak_values(row: dict[str, Any], tournament: Tournament) -> list[str]:
+    """A standings row's tie-breaks, in the order of :func:`tiebreak_headings`: whole numbers as
+    they are, shares to three places, an empty head to head (not every tied entry met) as –."""
+    values = []
+    for name in tiebreak_order(tournament.scoring):
+        value = row["tiebreaks"][name]
+        if value is None:
+            values.append("–")
+        elif name in ("conceded", "deals_won"):
+            values.append(str(value))
+        else:
+            values.append(floatformat(value, 3))
+    return values
+
+
+@register.simple_tag
+def table_score(result: dict[str, Any] | None, name: str) -> str:
+    """A player's score at a recorded table, as people read it: the points and, with French
+    scoring, where a winner's points come from (the tallies the others were left holding in the
+    deals won: ``54 = 20 + 34``) and the tallies the player was left holding (``15 in hand``)."""
+    if not result:
+        return ""
+    points = result["totals"].get(name, 0)
+    if "conceded" not in result:
+        return str(points)
+    won_from = [  # in seat order, as the totals are
+        deal["tallies"][other]
+        for deal in result["deals"]
+        if deal["winner"] == name
+        for other in result["totals"]
+        if other != name and deal["tallies"].get(other)
+    ]
+    shown = f"{points} = {' + '.join(map(str, won_from))}" if points and won_from else str(points)
+    held = result["conceded"].get(name, 0)
+    return _("%(points)s · %(held)s in hand") % {"points": shown, "held": held} if held else shown
 
 
 @register.simple_tag

@@ -83,7 +83,22 @@ export function grid(position, context, moves = [], moving = null) {
 }
 
 /**
- * A seat's piece: its colour and initial.
+ * What a seat's piece is marked with besides its colour: its player's initial, with the seat's
+ * number when another player's name starts alike (three heuristic bots are H2, H3 and H4, not
+ * three H's).
+ *
+ * @param {number} seat
+ * @param {(seat: number) => string} name
+ */
+export function pieceMark(seat, name) {
+  /** @param {number} other */
+  const initial = (other) => name(other).charAt(0).toUpperCase();
+  const alike = [0, 1, 2, 3].some((other) => other !== seat && initial(other) === initial(seat));
+  return alike ? `${initial(seat)}${seat + 1}` : initial(seat);
+}
+
+/**
+ * A seat's piece: its colour and its mark.
  *
  * @param {number} seat
  * @param {TableContext} context
@@ -93,7 +108,7 @@ function piece(seat, context, onGrid = false) {
   return h(
     "span",
     { class: `piece seat-${seat}`, "data-flip": onGrid ? `piece:${seat}` : undefined, "aria-hidden": "true" },
-    context.name(seat).charAt(0).toUpperCase(),
+    pieceMark(seat, context.name),
   );
 }
 

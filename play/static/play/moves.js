@@ -35,10 +35,11 @@ export function botName(strategy) {
 }
 
 /**
- * How seats are called: the player's name; a bot by its strategy ("Random bot"), numbered by seat
- * (from 1) when several bots play the same strategy.
+ * How seats are called: the player's name as people see it (a tournament guest's without its
+ * account's suffix); a bot by its strategy ("Random bot"), numbered by seat (from 1) when several
+ * bots play the same strategy.
  *
- * @param {{seats: {seat: number, player?: string | null, bot?: string | null}[]}} table a view, or a record's players
+ * @param {{seats: {seat: number, player?: string | null, name?: string | null, bot?: string | null}[]}} table a view, or a record's players
  * @returns {(seat: number | null | undefined) => string}
  */
 export function seatNames(table) {
@@ -53,7 +54,7 @@ export function seatNames(table) {
       return interpolate(gettext("Seat %(number)s"), { number });
     }
     if (entry.player) {
-      return entry.player;
+      return entry.name ?? entry.player;
     }
     if (entry.bot) {
       const twins = strategies.filter((other) => other === entry.bot).length;
