@@ -10,6 +10,7 @@ from django.test import Client
 from openpyxl import load_workbook
 
 from tests.api.conftest import assert_problem
+from tests.tournaments.conftest import TOURNAMENT
 from tests.tournaments.test_club_night_django import french_deal, offline_event, seated_names
 
 pytestmark = pytest.mark.django_db
@@ -52,6 +53,24 @@ def test_a_french_tournaments_pages_are_french_whatever_the_browser_asks(staff, 
     sheet = admin_client.get(f"/admin/tournaments/tournament/{tournament}/print/pairings/")
     assert sheet["Content-Language"] == "fr"
     assert '<html lang="fr"' in sheet.content.decode()
+
+
+def test_a_french_tournament_names_its_bots_and_scores_in_french(staff):
+    """Bots named in words in the tournament's language; the tallies read "en main"."""
+    body = {**TOURNAMENT, "language": "fr"}
+    path = f"/api/v1/tournaments/{staff.post('/api/v1/tournaments/', body).json()['id']}"
+    for _ in range(2):
+        assert staff.post(f"{path}/register/", {"bot": "heuristic"}).status_code == 200
+    names = [entry["name"] for entry in staff.get(f"{path}/").json()["entries"]]
+    assert names == ["Ada, bot heuristique", "Blaise, bot heuristique"]
+
+    french = offline_event(staff, guests=EIGHT, language="fr", public=True)
+    seated = seated_names(staff, french)
+    deal = {"winner": seated[0], "points_left": dict.fromkeys(seated[1:], 10)}
+    staff.post(f"{french}/rounds/1/tables/1/result/", {"deals": [deal, deal]})
+    page = Client().get(f"/tournaments/{french.rsplit('/', 1)[1]}/").content.decode()
+    assert f'{seated[0]}<span class="total">60 = 10 + 10 + 10 + 10 + 10 + 10</span>' in page
+    assert "0 · 20 en main" in page
 
 
 def exported_rows(answer, delimiter: str) -> list[dict[str, str]]:
