@@ -158,6 +158,8 @@ NEW_EVENT = {
     "seating": "balanced",
     "bye_policy": "zero",
     "options": '{"max_draw": 8}',
+    # The form offers the service's language, preselected, as a browser would send it.
+    "language": "en",
 }
 
 
@@ -302,7 +304,8 @@ def test_after_creation_only_the_name_can_be_changed_in_the_admin(human_event, a
         management.update({form.add_prefix(k): v for k, v in form.initial.items()})
 
     response = admin_client.post(
-        change, {"name": "Tuesday cup", "rounds": "9", "ruleset": "french", **management}
+        change,
+        {"name": "Tuesday cup", "language": "en", "rounds": "9", "ruleset": "french", **management},
     )
 
     assert response.status_code == 302
