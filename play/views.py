@@ -3,8 +3,13 @@
 The pages hold no data and check no one: the modules in ``static/play/`` do everything through the
 public API (``/api/v1/``) with the player's token, or a seat link's secret, in the Authorization
 header. So these views only pick the module; the Content-Security-Policy keeps every request of
-the page on this server (no CDN, no other origin) and the referrer policy keeps a seat link's
-secret out of any Referer header.
+the page on this server (no CDN, no other origin).
+
+The referrer policy sends no address to another site (``same-origin``) and, from a seat link's
+page, none at all but the site's own origin (``strict-origin``: the secret is in the address, and
+a proxy's access log may keep Referer headers). Either lets the browser send the page's real
+``Origin`` with the language switcher's form: under ``no-referrer`` Chromium sends ``Origin: null``,
+which Django's CSRF check refuses with a 403.
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ def _page(
         },
     )
     response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "strict-origin" if secret_address else "same-origin"
     return response
 
 
