@@ -4,12 +4,16 @@ moves until the match is over. Shared by the browser tests of the client."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
+
+from games import selectors, services
 
 PASSWORD = "a long secret phrase"
 # A whole match against random bots, clicked through; far more than one takes.
@@ -109,3 +113,24 @@ def abbott_choice(page: Page) -> Chooser:
         return min(moves, key=rank)
 
     return choose
+
+
+def finished_match(username: str, ruleset: str, seats: int, **settings: Any) -> int:
+    """A match of ``username`` against random bots, played to its end through the services."""
+    user = get_user_model().objects.create_user(username, password=PASSWORD)
+    bots = [{"seat": seat, "strategy": "random"} for seat in range(1, seats)]
+    match = services.match_create(
+        creator=user, ruleset=ruleset, seats=seats, bots_wanted=bots, **settings
+    )
+    services.match_start(match_id=match.pk, user=user)
+    choose = random.Random(match.pk).choice  # the first listed play can loop for thousands of turns
+    for _ in range(1500):
+        view = selectors.match_view_for(match_id=match.pk, user=user)
+        if view["status"] != "active":
+            return match.pk
+        moves = view["legal_moves"]
+        takes = [m for m in moves if m["action"] == "play"] or [
+            m for m in moves if m["action"] == "move" and view["grid"][m["to"][0]][m["to"][1]]
+        ]
+        services.action_apply(match_id=match.pk, user=user, action=choose(takes or moves))
+    raise AssertionError("the match did not end")
