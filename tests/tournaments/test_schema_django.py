@@ -31,4 +31,8 @@ def test_every_tournament_endpoint_is_in_the_schema():
     next_round = paths["/api/v1/tournaments/{tournament_id}/next-round/"]["post"]["responses"]
     assert "application/problem+json" in next_round["409"]["content"]
     standings = paths["/api/v1/tournaments/{tournament_id}/standings/"]["get"]["responses"]["200"]
-    assert set(standings["content"]) == {"application/json", "text/csv"}
+    assert set(standings["content"]) == {
+        "application/json",
+        "text/csv",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    }
