@@ -56,8 +56,8 @@ hooks:
 ## Gather every string to translate into the French catalogues (server and browser), keeping the
 ## translations there; then translate what is new (tests/test_translations.py fails until then).
 messages: $(INSTALLED)
-	$(BIN)/python manage.py makemessages --locale fr --domain django --ignore 'play/node_modules/*'
-	$(BIN)/python manage.py makemessages --locale fr --domain djangojs --ignore 'play/node_modules/*'
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py makemessages --locale fr --domain django --ignore 'play/node_modules/*'
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py makemessages --locale fr --domain djangojs --ignore 'play/node_modules/*'
 
 ## Delete the compiled engine: the engine's sources then run as they are.
 clean-engine:

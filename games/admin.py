@@ -11,6 +11,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games import selectors
 from games.models import (
@@ -85,21 +87,25 @@ class MatchAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False  # matches are created through the API, where the rules are checked
 
-    @admin.display(description="table")
+    @admin.display(description=_("table"))
     def table(self, match: Match) -> SafeString | str:
         if match.state is None or match.status == Match.Status.WAITING:
-            return "not dealt yet"
+            return gettext("not dealt yet")
         view = catalog.load_game(match.game, match.state).view(None)
         names = _seat_names(match)
         if match.game == catalog.ABBOTT:
             alliance = view["alliance"]
             summary = format_html(
-                "hand {} · totals {} · alliance {}",
-                view["hand"],
-                ", ".join(f"{names[s]} {t}" for s, t in enumerate(view["totals"])),
-                f"{names[alliance['chooser']]} chose {names[alliance['chosen']]}"
-                if alliance
-                else "none",
+                "{}",
+                gettext("hand %(hand)s · totals %(totals)s · alliance %(alliance)s")
+                % {
+                    "hand": view["hand"],
+                    "totals": ", ".join(f"{names[s]} {t}" for s, t in enumerate(view["totals"])),
+                    "alliance": gettext("%(chooser)s chose %(chosen)s")
+                    % {"chooser": names[alliance["chooser"]], "chosen": names[alliance["chosen"]]}
+                    if alliance
+                    else gettext("none"),
+                },
             )
             grid = format_html_join(
                 "",
@@ -111,16 +117,24 @@ class MatchAdmin(admin.ModelAdmin):
             )
             return format_html("<p>{}</p><table>{}</table>", summary, grid)
         summary = format_html(
-            "top card <b>{}</b> · active suit {} · pending {} · direction {} · stock {} · discard {} · to move: {}",
+            "{} <b>{}</b> · {}",
+            gettext("top card"),
             view["top_card"],
-            view["active_suit"],
-            _readable(view["pending"]),
-            view["direction"],
-            view["stock_count"],
-            view["discard_count"],
-            "—"
-            if view["to_move"] is None
-            else f"seat {view['to_move']} ({names[view['to_move']]})",
+            gettext(
+                "active suit %(suit)s · pending %(pending)s · direction %(direction)s · "
+                "stock %(stock)s · discard %(discard)s · to move: %(to_move)s"
+            )
+            % {
+                "suit": view["active_suit"],
+                "pending": _readable(view["pending"]),
+                "direction": view["direction"],
+                "stock": view["stock_count"],
+                "discard": view["discard_count"],
+                "to_move": "—"
+                if view["to_move"] is None
+                else gettext("seat %(seat)s (%(name)s)")
+                % {"seat": view["to_move"], "name": names[view["to_move"]]},
+            },
         )
         seats = format_html_join(
             "",
@@ -130,13 +144,23 @@ class MatchAdmin(admin.ModelAdmin):
                 for s in view["seats"]
             ),
         )
-        return format_html(
-            "<p>{}</p><table><tr><th>seat</th><th>player</th><th>cards</th><th>score</th><th>place</th></tr>{}</table>",
-            summary,
-            seats,
+        headers = format_html_join(
+            "",
+            "<th>{}</th>",
+            (
+                (heading,)
+                for heading in (
+                    gettext("seat"),
+                    gettext("player"),
+                    gettext("cards"),
+                    gettext("score"),
+                    gettext("place"),
+                )
+            ),
         )
+        return format_html("<p>{}</p><table><tr>{}</tr>{}</table>", summary, headers, seats)
 
-    @admin.display(description=f"event log (latest {ADMIN_EVENT_ROWS})")
+    @admin.display(description=_("event log (latest 200)"))
     def event_log(self, match: Match) -> SafeString:
         reveal = match.status in selectors.REVEALED_STATUSES
         records = MatchEvent.objects.filter(match=match).order_by("-seq")[:ADMIN_EVENT_ROWS]
@@ -151,8 +175,23 @@ class MatchAdmin(admin.ModelAdmin):
             )
             for e in (selectors.event_as_seen(r, seat=None, reveal_all=reveal) for r in records)
         )
+        headers = format_html_join(
+            "",
+            "<th>{}</th>",
+            (
+                (heading,)
+                for heading in (
+                    gettext("seq"),
+                    gettext("at"),
+                    gettext("seat"),
+                    gettext("type"),
+                    gettext("data"),
+                )
+            ),
+        )
         return format_html(
-            "<table><tr><th>seq</th><th>at</th><th>seat</th><th>type</th><th>data</th></tr>{}</table>",
+            "<table><tr>{}</tr>{}</table>",
+            headers,
             format_html_join(
                 "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows
             ),
@@ -221,7 +260,11 @@ class UnbuildableRecordAdmin(admin.ModelAdmin):
 def _seat_names(match: Match) -> list[str]:
     """Who plays each seat: the player's name, or the bot's strategy."""
     return [
-        seat.player.get_username() if seat.player else f"{seat.bot_strategy or 'nobody'} bot"
+        seat.player.get_username()
+        if seat.player
+        else gettext("%(strategy)s bot") % {"strategy": seat.bot_strategy}
+        if seat.bot_strategy
+        else gettext("nobody")
         for seat in match.seats.select_related("player").order_by("index")
     ]
 

@@ -46,7 +46,9 @@ def match_record(*, match_id: int) -> Record:
         )
     if match.status not in REVEALED_STATUSES:
         raise errors.MatchNotOver(
-            f"The match is {match.status}: its record is kept once it has finished or been abandoned."
+            gettext(
+                "The match is not over: its record is kept once it has finished or been abandoned."
+            )
         )
     return _record(match)
 

@@ -5,7 +5,10 @@ are not re-declared here: :data:`ENGINE_PROBLEMS` gives each its status and code
 handler answers them as it answers these.
 """
 
+from typing import Self
+
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from switchgame import catalog, protocol
 from switchsite.problems import ServiceError, register_problem
@@ -93,6 +96,20 @@ class NotYourTurn(ServiceError):
 
 class MatchNotActive(ServiceError):
     status, code = 409, "match_not_active"
+
+    @classmethod
+    def now(cls, status: str) -> Self:
+        """The refusal of a move, a resignation or an abandonment, saying where the match is."""
+        return cls(str(MATCH_STATUS_SAID[status]))
+
+
+# Why a match takes no move, per status (whole sentences: the status is an API value).
+MATCH_STATUS_SAID = {
+    "waiting": _("The match has not started yet."),
+    "active": _("The match is being played."),
+    "finished": _("The match is over."),
+    "abandoned": _("The match was abandoned."),
+}
 
 
 class StaleVersion(ServiceError):

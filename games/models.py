@@ -31,15 +31,24 @@ class Player(models.Model):
     increments it, so nothing slow ever locks this row: ratings live in :class:`Rating`)."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="player",
+        verbose_name=_("user"),
     )
     # The username folded for comparison (NFKC, case-folded): unique, so that "ＡＬＩＣＥ" or
     # "Alice" cannot register beside "alice". Empty for profiles made before it existed.
-    name_key = models.CharField(max_length=150, unique=True, null=True, blank=True)
-    feed_seq = models.PositiveBigIntegerField(default=0)
+    name_key = models.CharField(
+        max_length=150, unique=True, null=True, blank=True, verbose_name=_("name key")
+    )
+    feed_seq = models.PositiveBigIntegerField(default=0, verbose_name=_("feed seq"))
     # A bot account: a program playing through the API (shown as such wherever the player is).
-    bot = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    bot = models.BooleanField(default=False, verbose_name=_("bot"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
 
     def __str__(self) -> str:
         return self.user.get_username()
@@ -47,54 +56,62 @@ class Player(models.Model):
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        WAITING = "waiting"
-        ACTIVE = "active"
-        FINISHED = "finished"
-        ABANDONED = "abandoned"
+        WAITING = "waiting", _("Waiting")
+        ACTIVE = "active", _("Active")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
 
     class Game(models.TextChoices):
-        SHEDDING = "shedding"
-        ABBOTT = "abbott"
+        SHEDDING = "shedding", _("Shedding")
+        ABBOTT = "abbott", _("Abbott")
 
-    ruleset = models.CharField(max_length=40)
-    game = models.CharField(max_length=10, choices=Game.choices)
-    options = models.JSONField(default=dict, blank=True)
-    seat_count = models.PositiveSmallIntegerField()
-    deals = models.PositiveSmallIntegerField(default=1)
-    target = models.PositiveIntegerField(null=True, blank=True)
-    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
-    on_resign = models.CharField(max_length=10, default="bot")
+    ruleset = models.CharField(max_length=40, verbose_name=_("ruleset"))
+    game = models.CharField(max_length=10, choices=Game.choices, verbose_name=_("game"))
+    options = models.JSONField(default=dict, blank=True, verbose_name=_("options"))
+    seat_count = models.PositiveSmallIntegerField(verbose_name=_("seat count"))
+    deals = models.PositiveSmallIntegerField(default=1, verbose_name=_("deals"))
+    target = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("target"))
+    turn_seconds = models.PositiveIntegerField(
+        null=True, blank=True, verbose_name=_("turn seconds")
+    )
+    on_resign = models.CharField(max_length=10, default="bot", verbose_name=_("on resign"))
     # Start by itself when its last seat is taken (a lobby match nobody has to start).
-    auto_start = models.BooleanField(default=False)
+    auto_start = models.BooleanField(default=False, verbose_name=_("auto start"))
     # When it finishes, every seat's rating in its game is updated (a RatedResult, in the same
     # transaction as the end).
-    rated = models.BooleanField(default=False)
+    rated = models.BooleanField(default=False, verbose_name=_("rated"))
     # A practice match's seed (64 hex digits; "" for any other match): every deal's seed is derived
     # from it and the deal's number, and the bots' choices from it, so the same seed and the same
     # moves play the same game again. Only an unrated match against server bots has one.
-    practice_seed = models.CharField(max_length=64, blank=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
-    version = models.PositiveIntegerField(default=0)
-    deal_number = models.PositiveIntegerField(default=0)
-    turn_deadline = models.DateTimeField(null=True, blank=True)
+    practice_seed = models.CharField(max_length=64, blank=True, verbose_name=_("practice seed"))
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.WAITING, verbose_name=_("status")
+    )
+    version = models.PositiveIntegerField(default=0, verbose_name=_("version"))
+    deal_number = models.PositiveIntegerField(default=0, verbose_name=_("deal number"))
+    turn_deadline = models.DateTimeField(null=True, blank=True, verbose_name=_("turn deadline"))
     # Whether a bot is to move: background work the sweep looks for if it shows no progress.
-    bot_to_move = models.BooleanField(default=False)
+    bot_to_move = models.BooleanField(default=False, verbose_name=_("bot to move"))
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="created_matches",
+        verbose_name=_("created by"),
     )
     # The engine's versioned to_dict(): hands and stock order included, so never sent as it is.
-    state = models.JSONField(null=True, blank=True)
+    state = models.JSONField(null=True, blank=True, verbose_name=_("state"))
     # The secret seed of the deal in play (hex); revealed in the deal_end event.
-    deal_seed = models.CharField(max_length=64, blank=True)
-    layout = models.JSONField(null=True, blank=True)
-    last_event_seq = models.PositiveBigIntegerField(default=0)
-    result = models.JSONField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    deal_seed = models.CharField(max_length=64, blank=True, verbose_name=_("deal seed"))
+    layout = models.JSONField(null=True, blank=True, verbose_name=_("layout"))
+    last_event_seq = models.PositiveBigIntegerField(default=0, verbose_name=_("last event seq"))
+    result = models.JSONField(null=True, blank=True, verbose_name=_("result"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
-        verbose_name_plural = "matches"
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["status", "ruleset"]),
@@ -126,20 +143,25 @@ class Match(models.Model):
 
 
 class Seat(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    index = models.PositiveSmallIntegerField()
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match")
+    )
+    index = models.PositiveSmallIntegerField(verbose_name=_("index"))
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="seats",
+        verbose_name=_("player"),
     )
-    bot_strategy = models.CharField(max_length=20, blank=True)
-    strikes = models.PositiveSmallIntegerField(default=0)
-    resigned = models.BooleanField(default=False)
+    bot_strategy = models.CharField(max_length=20, blank=True, verbose_name=_("bot strategy"))
+    strikes = models.PositiveSmallIntegerField(default=0, verbose_name=_("strikes"))
+    resigned = models.BooleanField(default=False, verbose_name=_("resigned"))
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["match", "index"]
         constraints = [
             models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
@@ -163,48 +185,64 @@ class Challenge(models.Model):
     every invitee accepts, and ends when one declines, the challenger cancels or it expires."""
 
     class Status(models.TextChoices):
-        PENDING = "pending"
-        ACCEPTED = "accepted"
-        DECLINED = "declined"
-        CANCELLED = "cancelled"
-        EXPIRED = "expired"
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        CANCELLED = "cancelled", _("Cancelled")
+        EXPIRED = "expired", _("Expired")
 
     class Reason(models.TextChoices):
         """Why an invitee declined (the contract's list)."""
 
-        GENERIC = "generic"
-        LATER = "later"
-        RULESET = "ruleset"
-        SEATS = "seats"
-        CLOCK = "clock"
-        RATED = "rated"
-        CASUAL = "casual"
-        NO_BOTS = "no_bots"
-        ONLY_BOTS = "only_bots"
+        GENERIC = "generic", _("No reason given")
+        LATER = "later", _("Later")
+        RULESET = "ruleset", _("Another ruleset")
+        SEATS = "seats", _("Another number of seats")
+        CLOCK = "clock", _("Another clock")
+        RATED = "rated", _("Rated, please")
+        CASUAL = "casual", _("Casual, please")
+        NO_BOTS = "no_bots", _("No bots, please")
+        ONLY_BOTS = "only_bots", _("Bots only, please")
 
     challenger = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_sent",
+        verbose_name=_("challenger"),
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    ruleset = models.CharField(max_length=40)
-    seat_count = models.PositiveSmallIntegerField()
-    options = models.JSONField(default=dict, blank=True)
-    bots = models.JSONField(default=list, blank=True)
-    deals = models.PositiveSmallIntegerField(default=1)
-    target = models.PositiveIntegerField(null=True, blank=True)
-    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
-    rated = models.BooleanField(default=False)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PENDING, verbose_name=_("status")
+    )
+    ruleset = models.CharField(max_length=40, verbose_name=_("ruleset"))
+    seat_count = models.PositiveSmallIntegerField(verbose_name=_("seat count"))
+    options = models.JSONField(default=dict, blank=True, verbose_name=_("options"))
+    bots = models.JSONField(default=list, blank=True, verbose_name=_("bots"))
+    deals = models.PositiveSmallIntegerField(default=1, verbose_name=_("deals"))
+    target = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("target"))
+    turn_seconds = models.PositiveIntegerField(
+        null=True, blank=True, verbose_name=_("turn seconds")
+    )
+    rated = models.BooleanField(default=False, verbose_name=_("rated"))
     match = models.OneToOneField(
-        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="challenge",
+        verbose_name=_("match"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     # A pending challenge expires then (the sweep ends it: status expired).
-    expires_at = models.DateTimeField()
-    ended_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(verbose_name=_("expires at"))
+    ended_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ended at"))
     # Why it was declined ("" unless it was).
-    reason = models.CharField(max_length=10, choices=Reason.choices, blank=True)
+    reason = models.CharField(
+        max_length=10, choices=Reason.choices, blank=True, verbose_name=_("reason")
+    )
 
     class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
         ordering = ["-created_at", "-pk"]
         indexes = [
             models.Index(fields=["status", "created_at"]),
@@ -223,18 +261,27 @@ class Invitation(models.Model):
     """One invitee of a challenge, in seat order (the challenger holds seat 0)."""
 
     class Answer(models.TextChoices):
-        ACCEPTED = "accepted"
-        DECLINED = "declined"
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
 
-    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="invitations")
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    challenge = models.ForeignKey(
+        Challenge, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("challenge")
     )
-    seat = models.PositiveSmallIntegerField()
-    answer = models.CharField(max_length=10, choices=Answer.choices, blank=True)  # "": none yet
-    answered_at = models.DateTimeField(null=True, blank=True)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        verbose_name=_("player"),
+    )
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    answer = models.CharField(
+        max_length=10, choices=Answer.choices, blank=True, verbose_name=_("answer")
+    )  # "": none yet
+    answered_at = models.DateTimeField(null=True, blank=True, verbose_name=_("answered at"))
 
     class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
         ordering = ["challenge", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["challenge", "player"], name="invitation_once"),
@@ -248,13 +295,15 @@ class Invitation(models.Model):
 class MatchEvent(models.Model):
     """One entry of a match's append-only log. ``private`` is seen only by the event's seat."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveBigIntegerField()
-    type = models.CharField(max_length=20)
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    data = models.JSONField(default=dict)
-    private = models.JSONField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="events", verbose_name=_("match")
+    )
+    seq = models.PositiveBigIntegerField(verbose_name=_("seq"))
+    type = models.CharField(max_length=20, verbose_name=_("type"))
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("seat"))
+    data = models.JSONField(default=dict, verbose_name=_("data"))
+    private = models.JSONField(null=True, blank=True, verbose_name=_("private"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["match", "seq"]
@@ -270,11 +319,15 @@ class ArchivedLog(models.Model):
     compressed value instead of a row and two index entries per event."""
 
     match = models.OneToOneField(
-        Match, on_delete=models.CASCADE, primary_key=True, related_name="archived_log"
+        Match,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="archived_log",
+        verbose_name=_("match"),
     )
     # The events as the rows held them, oldest first: {"seq", "type", "seat", "data", "private", "at"}.
-    events = models.JSONField()
-    archived_at = models.DateTimeField(auto_now_add=True)
+    events = models.JSONField(verbose_name=_("events"))
+    archived_at = models.DateTimeField(auto_now_add=True, verbose_name=_("archived at"))
 
     def __str__(self) -> str:
         return f"archived log of match {self.match_id}"
@@ -287,14 +340,18 @@ class RecordDeals(models.Model):
     legal action at every step."""
 
     match = models.OneToOneField(
-        Match, on_delete=models.CASCADE, primary_key=True, related_name="record_deals"
+        Match,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="record_deals",
+        verbose_name=_("match"),
     )
     # The deals as JSON text, as the record writes them: text keeps the keys' order (jsonb would
     # sort them), so that a record read from here is the same, byte for byte, as one replayed.
-    deals = models.TextField()
+    deals = models.TextField(verbose_name=_("deals"))
     # Why the log did not replay, when it did not (``deals`` is then empty): kept so that the work
     # is not tried again on every sweep, and so that staff see it (the admin lists these).
-    failure = models.TextField(blank=True, default="")
+    failure = models.TextField(blank=True, default="", verbose_name=_("failure"))
 
     def __str__(self) -> str:
         return f"record deals of match {self.match_id}"
@@ -314,14 +371,21 @@ class UnbuildableRecord(RecordDeals):
 class FeedEvent(models.Model):
     """One entry of a player's personal feed (``your_turn``, ``match_started``, …), numbered per player."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="feed")
-    seq = models.PositiveBigIntegerField()
-    type = models.CharField(max_length=20)
-    match = models.ForeignKey(
-        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="feed", verbose_name=_("player")
     )
-    data = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
+    seq = models.PositiveBigIntegerField(verbose_name=_("seq"))
+    type = models.CharField(max_length=20, verbose_name=_("type"))
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("match"),
+    )
+    data = models.JSONField(default=dict, verbose_name=_("data"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["player", "seq"]
@@ -344,15 +408,20 @@ class Rating(models.Model):
     rated result replayed so far. A holder is a player (``user:<id>``, with ``user`` set), a server
     bot strategy (``bot:<strategy>``) or a tournament's guest or bot entrant (``entry:<id>``)."""
 
-    holder = models.CharField(max_length=40)
-    game = models.CharField(max_length=10, choices=Match.Game.choices)
+    holder = models.CharField(max_length=40, verbose_name=_("holder"))
+    game = models.CharField(max_length=10, choices=Match.Game.choices, verbose_name=_("game"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
     )
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    games = models.PositiveIntegerField()
-    updated_at = models.DateTimeField(auto_now=True)
+    mu = models.FloatField(verbose_name=_("mu"))
+    sigma = models.FloatField(verbose_name=_("sigma"))
+    games = models.PositiveIntegerField(verbose_name=_("games"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
         constraints = [
@@ -371,12 +440,14 @@ class RatedResult(models.Model):
     rates it (and everything after it, when it is not the last), so nothing is lost if the task is.
     """
 
-    game = models.CharField(max_length=10, choices=Match.Game.choices)
-    source = models.CharField(max_length=40, unique=True)  # "match:<id>", "table:<id>:<hand>"
-    teams = models.JSONField()
-    ranks = models.JSONField()
-    played_at = models.DateTimeField()
-    applied = models.BooleanField(default=False)
+    game = models.CharField(max_length=10, choices=Match.Game.choices, verbose_name=_("game"))
+    source = models.CharField(
+        max_length=40, unique=True, verbose_name=_("source")
+    )  # "match:<id>", "table:<id>:<hand>"
+    teams = models.JSONField(verbose_name=_("teams"))
+    ranks = models.JSONField(verbose_name=_("ranks"))
+    played_at = models.DateTimeField(verbose_name=_("played at"))
+    applied = models.BooleanField(default=False, verbose_name=_("applied"))
 
     class Meta:
         ordering = ["played_at", "pk"]
@@ -396,13 +467,17 @@ class RatedResult(models.Model):
 class RatingChange(models.Model):
     """A holder's rating after one rated result: where a replay from any result onwards starts."""
 
-    result = models.ForeignKey(RatedResult, on_delete=models.CASCADE, related_name="changes")
-    holder = models.CharField(max_length=40)
-    game = models.CharField(max_length=10, choices=Match.Game.choices)
-    played_at = models.DateTimeField()  # the result's, to find the last change before a point
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    games = models.PositiveIntegerField()
+    result = models.ForeignKey(
+        RatedResult, on_delete=models.CASCADE, related_name="changes", verbose_name=_("result")
+    )
+    holder = models.CharField(max_length=40, verbose_name=_("holder"))
+    game = models.CharField(max_length=10, choices=Match.Game.choices, verbose_name=_("game"))
+    played_at = models.DateTimeField(
+        verbose_name=_("played at")
+    )  # the result's, to find the last change before a point
+    mu = models.FloatField(verbose_name=_("mu"))
+    sigma = models.FloatField(verbose_name=_("sigma"))
+    games = models.PositiveIntegerField(verbose_name=_("games"))
 
     class Meta:
         indexes = [
@@ -417,9 +492,11 @@ class RatingReplay(models.Model):
     """Per game, the point from which rated results are to be replayed (after a correction, or a
     result that arrived late), and the row the replay locks so two replays never interleave."""
 
-    game = models.CharField(max_length=10, choices=Match.Game.choices, unique=True)
-    from_at = models.DateTimeField(null=True, blank=True)
-    from_id = models.BigIntegerField(default=0)
+    game = models.CharField(
+        max_length=10, choices=Match.Game.choices, unique=True, verbose_name=_("game")
+    )
+    from_at = models.DateTimeField(null=True, blank=True, verbose_name=_("from at"))
+    from_id = models.BigIntegerField(default=0, verbose_name=_("from id"))
 
     def __str__(self) -> str:
         return f"{self.game} replay from {self.from_at or 'nothing'}"

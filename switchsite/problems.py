@@ -72,13 +72,15 @@ def problem_classes() -> tuple[type[Exception], ...]:
     return (ServiceError, *_REGISTERED)
 
 
-def said(error: Exception) -> str:
-    """A library's error as a sentence in the request's language: a refusal of the rules
-    (``IllegalMove``) carries its message, marked for the catalogue, and its values apart."""
+def said(error: Exception | str) -> str:
+    """A library's error or sentence in the request's language: a refusal of the rules
+    (``IllegalMove``) or a problem of a table's result (``switchgame.words.Sentence``) carries
+    its message, marked for the catalogue, and its values apart."""
     template = getattr(error, "template", None)
     if template is None:
         return str(error)
-    return gettext(template).format(**error.values)  # type: ignore[attr-defined]
+    values: dict[str, object] = getattr(error, "values", {})
+    return gettext(template).format(**values)
 
 
 def _registered(error: Exception) -> tuple[int, str] | None:
@@ -158,7 +160,12 @@ def database_unavailable() -> Response:
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's ``EXCEPTION_HANDLER``: every error the API returns goes through here."""
     if isinstance(exc, ServiceError):
-        extra = {"errors": exc.errors} if exc.errors else {}
+        # A library's sentences in ``errors`` (a table result's problems) are said in the
+        # request's language too.
+        errors = {
+            where: [said(m) for m in messages] for where, messages in (exc.errors or {}).items()
+        }
+        extra: dict[str, Any] = {"errors": errors} if errors else {}
         extra.update(exc.extra)
         return problem_response(
             exc.status, exc.code, exc.detail, retry_after=exc.retry_after, **extra

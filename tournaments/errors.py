@@ -6,6 +6,8 @@ The API contract names ``round_in_progress``, ``invalid_result``, ``result_recor
 
 from typing import Self
 
+from django.utils.translation import gettext
+
 from switchsite.problems import ServiceError
 
 
@@ -27,6 +29,16 @@ class UnknownPlayer(ServiceError):
 
 class NotRegistering(ServiceError):
     status, code = 409, "not_registering"
+
+    @classmethod
+    def closed(cls, status: str) -> Self:
+        """The refusal of an entry or a withdrawal once the tournament is over or cancelled."""
+        said = (
+            gettext("The tournament is cancelled: its entries are closed.")
+            if status == "cancelled"
+            else gettext("The tournament is over: its entries are closed.")
+        )
+        return cls(said)
 
 
 class AlreadyRegistered(ServiceError):
@@ -111,7 +123,10 @@ class TournamentCancelled(ServiceError):
     @classmethod
     def results_closed(cls, name: str) -> Self:
         """The refusal of a result on a cancelled tournament, the API's and the desk's alike."""
-        return cls(f"{name} is cancelled: its results are closed, none is entered or corrected.")
+        return cls(
+            gettext("%(name)s is cancelled: its results are closed, none is entered or corrected.")
+            % {"name": name}
+        )
 
 
 class NotLatestRound(ServiceError):

@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from switchgame import bots, catalog
 from switchgame.tournament.scoring import Scoring
@@ -25,7 +26,8 @@ class TournamentForm(forms.ModelForm):
     """A new tournament: the fields of ``services.tournament_create``, bounded by the model."""
 
     ruleset = forms.ChoiceField(
-        choices=[(name, f"{name} ({info.game})") for name, info in catalog.RULESETS.items()]
+        label=_("ruleset"),
+        choices=[(name, f"{name} ({info.game})") for name, info in catalog.RULESETS.items()],
     )
 
     class Meta:
@@ -46,12 +48,12 @@ class TournamentForm(forms.ModelForm):
             "options",
         )
         help_texts = {
-            "play": "Offline: real cards at the tables; you enter each table's result here.",
-            "public": "Anyone may read its tables and standings (a page for players' phones).",
-            "table_size": "Players a table seats: a count the ruleset allows (Abbott: 4).",
-            "deals_per_round": "Shedding: deals a table plays each round (default 1).",
-            "target": "Instead of deals: a table plays until someone's total reaches this.",
-            "options": 'House rules as option overrides on the preset, e.g. {"max_draw": 8}.',
+            "play": _("Offline: real cards at the tables; you enter each table's result here."),
+            "public": _("Anyone may read its tables and standings (a page for players' phones)."),
+            "table_size": _("Players a table seats: a count the ruleset allows (Abbott: 4)."),
+            "deals_per_round": _("Shedding: deals a table plays each round (default 1)."),
+            "target": _("Instead of deals: a table plays until someone's total reaches this."),
+            "options": _('House rules as option overrides on the preset, e.g. {"max_draw": 8}.'),
         }
 
     def clean_options(self) -> dict[str, Any]:
@@ -73,18 +75,28 @@ class RegisterForm(forms.Form):
     """Many entrants in one step: guests typed or pasted, players by username, and bots."""
 
     guests = forms.CharField(
+        label=_("Guests"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 12, "cols": 60}),
-        help_text="One name per line, or rows pasted from a spreadsheet or a CSV file with a "
-        "header: the column headed “name” (else the first column) is taken.",
+        help_text=_(
+            "One name per line, or rows pasted from a spreadsheet or a CSV file with a "
+            "header: the column headed “name” (else the first column) is taken."
+        ),
     )
     players = forms.CharField(
+        label=_("Players"),
         required=False,
-        help_text="Usernames of players with accounts, separated by commas or spaces.",
+        help_text=_("Usernames of players with accounts, separated by commas or spaces."),
     )
-    bot = forms.ChoiceField(required=False, help_text="Online tournaments: a bot strategy…")
+    bot = forms.ChoiceField(
+        label=_("Bot"), required=False, help_text=_("Online tournaments: a bot strategy…")
+    )
     bot_count = forms.IntegerField(
-        required=False, min_value=1, max_value=50, help_text="…and how many bots of it."
+        label=_("Bot count"),
+        required=False,
+        min_value=1,
+        max_value=50,
+        help_text=_("…and how many bots of it."),
     )
 
     def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
@@ -142,35 +154,41 @@ class TableResultForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.scoring, self.names, self.rows, self.fixed = Scoring(scoring), list(names), rows, fixed
         self.fields["confirm"] = forms.BooleanField(
-            required=False, label="The unusually high tallies are right"
+            required=False, label=_("The unusually high tallies are right")
         )
         self.fields["reason"] = forms.CharField(
-            required=False, max_length=200, label="Reason for a correction"
+            required=False, max_length=200, label=_("Reason for a correction")
         )
         pick = [("", "—"), *((name, name) for name in self.names)]
         for row in range(self.rows):
             if self.scoring == Scoring.FRENCH:
                 for seat, name in enumerate(self.names):
                     self.fields[f"d{row}-out-{seat}"] = forms.BooleanField(
-                        required=False, label=f"{name} went out"
+                        required=False, label=gettext("%(name)s went out") % {"name": name}
                     )
                     self.fields[f"d{row}-tally-{seat}"] = forms.IntegerField(
-                        required=False, label=f"{name}'s tally", widget=_small_number()
+                        required=False,
+                        label=gettext("%(name)s's tally") % {"name": name},
+                        widget=_small_number(),
                     )
             elif self.scoring == Scoring.PLACEMENT:
                 for place in range(len(self.names)):
                     self.fields[f"d{row}-place-{place}"] = forms.ChoiceField(
-                        required=False, choices=pick, label=f"place {place + 1}"
+                        required=False,
+                        choices=pick,
+                        label=gettext("place %(number)s") % {"number": place + 1},
                     )
             else:
                 self.fields[f"d{row}-winner"] = forms.ChoiceField(
-                    required=False, choices=[*pick, (TIE, "tie: nobody scores")], label="winner"
+                    required=False,
+                    choices=[*pick, (TIE, gettext("tie: nobody scores"))],
+                    label=gettext("winner"),
                 )
                 self.fields[f"d{row}-chooser"] = forms.ChoiceField(
-                    required=False, choices=pick, label="chose a partner"
+                    required=False, choices=pick, label=gettext("chose a partner")
                 )
                 self.fields[f"d{row}-chosen"] = forms.ChoiceField(
-                    required=False, choices=pick, label="partner chosen"
+                    required=False, choices=pick, label=gettext("partner chosen")
                 )
 
     def grid(self) -> list[dict[str, Any]]:

@@ -15,6 +15,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils.functional import Promise
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from switchgame import ratings
 from switchgame.tournament.meetings import RepeatVerdict
@@ -22,9 +25,30 @@ from switchgame.tournament.scoring import ByePolicy, Ranking, Scoring
 from switchgame.tournament.seating import SeatingMode
 
 
-def _choices(values: type[StrEnum]) -> list[tuple[str, str]]:
-    """Model choices from an enum of the pure modules, which own the concept."""
-    return [(value.value, value.value.replace("_", " ").capitalize()) for value in values]
+def _choices(values: type[StrEnum]) -> list[tuple[str, Promise]]:
+    """Model choices from an enum of the pure modules, which own the concept, labelled in words
+    the catalogue translates."""
+    return [(value.value, LABELS[value]) for value in values]
+
+
+# The words for the pure modules' values (the API keeps the values themselves).
+LABELS: dict[StrEnum, Promise] = {
+    Scoring.FRENCH: _("French"),
+    Scoring.PLACEMENT: _("Placement"),
+    Scoring.ABBOTT: _("Abbott"),
+    SeatingMode.RANDOM: _("Random"),
+    SeatingMode.BALANCED: _("Balanced"),
+    SeatingMode.SWISS: _("Swiss"),
+    ByePolicy.ZERO: _("Zero"),
+    ByePolicy.AVERAGE: _("Average"),
+    ByePolicy.MAXIMUM: _("Maximum"),
+    Ranking.TOTAL: _("Total"),
+    Ranking.AVERAGE: _("Average"),
+    RepeatVerdict.FEWEST: _("Fewest"),
+    RepeatVerdict.SPREAD: _("Spread"),
+    RepeatVerdict.IMPROVABLE: _("Improvable"),
+    RepeatVerdict.UNPROVEN: _("Unproven"),
+}
 
 
 def service_language() -> str:
@@ -37,51 +61,75 @@ class Tournament(models.Model):
         """``online``: every table is a server match. ``offline``: real cards; the desk enters
         each table's result."""
 
-        ONLINE = "online"
-        OFFLINE = "offline"
+        ONLINE = "online", _("Online")
+        OFFLINE = "offline", _("Offline")
 
     class Status(models.TextChoices):
-        REGISTERING = "registering"
-        RUNNING = "running"
-        ROUND_COMPLETE = "round_complete"
-        FINISHED = "finished"
-        CANCELLED = "cancelled"
+        REGISTERING = "registering", _("Registering")
+        RUNNING = "running", _("Running")
+        ROUND_COMPLETE = "round_complete", _("Round complete")
+        FINISHED = "finished", pgettext_lazy("tournament", "Finished")
+        CANCELLED = "cancelled", pgettext_lazy("tournament", "Cancelled")
 
-    name = models.CharField(max_length=120)
-    ruleset = models.CharField(max_length=40)
-    options = models.JSONField(default=dict, blank=True)
-    scoring = models.CharField(max_length=10, choices=_choices(Scoring))
-    planned_rounds = models.PositiveSmallIntegerField()
-    table_size = models.PositiveSmallIntegerField()
-    deals_per_round = models.PositiveSmallIntegerField(null=True, blank=True)
-    target = models.PositiveIntegerField(null=True, blank=True)
+    name = models.CharField(max_length=120, verbose_name=_("name"))
+    ruleset = models.CharField(max_length=40, verbose_name=_("ruleset"))
+    options = models.JSONField(default=dict, blank=True, verbose_name=_("options"))
+    scoring = models.CharField(max_length=10, choices=_choices(Scoring), verbose_name=_("scoring"))
+    planned_rounds = models.PositiveSmallIntegerField(verbose_name=_("planned rounds"))
+    table_size = models.PositiveSmallIntegerField(verbose_name=_("table size"))
+    deals_per_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("deals per round")
+    )
+    target = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("target"))
     seating = models.CharField(
-        max_length=10, choices=_choices(SeatingMode), default=SeatingMode.BALANCED
+        max_length=10,
+        choices=_choices(SeatingMode),
+        default=SeatingMode.BALANCED,
+        verbose_name=_("seating"),
     )
     bye_policy = models.CharField(
-        max_length=10, choices=_choices(ByePolicy), default=ByePolicy.ZERO
+        max_length=10,
+        choices=_choices(ByePolicy),
+        default=ByePolicy.ZERO,
+        verbose_name=_("bye policy"),
     )
-    play = models.CharField(max_length=10, choices=Play.choices, default=Play.ONLINE)
+    play = models.CharField(
+        max_length=10, choices=Play.choices, default=Play.ONLINE, verbose_name=_("play")
+    )
     # Online only: the bot strategy that fills the seats the numbers leave empty (blank: none).
-    fill_with_bots = models.CharField(max_length=20, blank=True)
-    ranking = models.CharField(max_length=10, choices=_choices(Ranking), default=Ranking.TOTAL)
+    fill_with_bots = models.CharField(max_length=20, blank=True, verbose_name=_("fill with bots"))
+    ranking = models.CharField(
+        max_length=10, choices=_choices(Ranking), default=Ranking.TOTAL, verbose_name=_("ranking")
+    )
     # A public tournament has pages anyone may read (tables, standings), without logging in.
-    public = models.BooleanField(default=False)
+    public = models.BooleanField(default=False, verbose_name=_("public"))
     # The language of its public pages, projector screen, seat cards and printed sheets, whatever
     # a visitor's browser asks for (docs/operations.md, "Languages").
-    language = models.CharField(max_length=5, choices=settings.LANGUAGES, default=service_language)
-    status = models.CharField(max_length=15, choices=Status.choices, default=Status.REGISTERING)
-    # Decides the standings' lots; drawn once, so lots never change during the event.
-    seed = models.BigIntegerField()
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    language = models.CharField(
+        max_length=5,
+        choices=settings.LANGUAGES,
+        default=service_language,
+        verbose_name=_("language"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(
+        max_length=15, choices=Status.choices, default=Status.REGISTERING, verbose_name=_("status")
+    )
+    # Decides the standings' lots; drawn once, so lots never change during the event.
+    seed = models.BigIntegerField(verbose_name=_("seed"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     # Counts the writes that changed what the pages show: the live pages' cursor (tournaments.live).
-    revision = models.PositiveBigIntegerField(default=0)
+    revision = models.PositiveBigIntegerField(default=0, verbose_name=_("revision"))
 
     class Meta:
         ordering = ("-created_at", "-pk")
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         # The director's powers besides Django's own add/change/delete/view (tournaments.powers).
         permissions = (
             ("register_entries", "Can register, check in and withdraw others' entries"),
@@ -95,17 +143,17 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(planned_rounds__gte=1),
                 name="tournament_one_or_more_rounds",
-                violation_error_message="A tournament has at least one round.",
+                violation_error_message=_("A tournament has at least one round."),
             ),
             models.CheckConstraint(
                 condition=Q(table_size__gte=2),
                 name="tournament_tables_of_two_or_more",
-                violation_error_message="Tables seat two or more.",
+                violation_error_message=_("Tables seat two or more."),
             ),
             models.CheckConstraint(
                 condition=Q(deals_per_round__isnull=True) | Q(target__isnull=True),
                 name="tournament_deals_or_target",
-                violation_error_message="Give deals_per_round or target, not both.",
+                violation_error_message=_("Give deals_per_round or target, not both."),
             ),
         )
 
@@ -124,22 +172,27 @@ class Entry(models.Model):
     """
 
     class Kind(models.TextChoices):
-        PLAYER = "player"
-        GUEST = "guest"
-        BOT = "bot"
+        PLAYER = "player", _("Player")
+        GUEST = "guest", _("Guest")
+        BOT = "bot", _("Bot")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
+    )
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="tournament_entries",
+        verbose_name=_("player"),
     )
-    bot_strategy = models.CharField(max_length=20, blank=True)
-    name = models.CharField(max_length=150)
-    joined_round = models.PositiveSmallIntegerField(default=1)
-    withdrawn_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    bot_strategy = models.CharField(max_length=20, blank=True, verbose_name=_("bot strategy"))
+    name = models.CharField(max_length=150, verbose_name=_("name"))
+    joined_round = models.PositiveSmallIntegerField(default=1, verbose_name=_("joined round"))
+    withdrawn_after = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("withdrawn after")
+    )
     # A guest of an online tournament holds its seats through a user of its own, with no password,
     # reached only by the entry's seat link (tournaments.services.seat_links).
     guest_user = models.OneToOneField(
@@ -148,14 +201,16 @@ class Entry(models.Model):
         null=True,
         blank=True,
         related_name="guest_entry",
+        verbose_name=_("guest user"),
     )
     # Checked in at the desk: only present entries are seated.
-    present = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    present = models.BooleanField(default=True, verbose_name=_("present"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ("tournament", "pk")
-        verbose_name_plural = "entries"
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
         constraints = (
             models.UniqueConstraint(
                 fields=["tournament", "player"],
@@ -166,7 +221,7 @@ class Entry(models.Model):
                 "tournament",
                 Lower("name"),
                 name="entry_unique_name",
-                violation_error_message="Another entry of this tournament has this name.",
+                violation_error_message=_("Another entry of this tournament has this name."),
             ),
             models.CheckConstraint(
                 condition=Q(player__isnull=True) | Q(bot_strategy=""),
@@ -197,39 +252,55 @@ class Round(models.Model):
     """One round. A ``draft`` may be edited by the organiser; publishing it starts the tables."""
 
     class Status(models.TextChoices):
-        DRAFT = "draft"
-        PUBLISHED = "published"
-        COMPLETE = "complete"
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        COMPLETE = "complete", _("Complete")
 
     PLAYED = (Status.PUBLISHED, Status.COMPLETE)  # published: seated, being or been played
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.DRAFT, verbose_name=_("status")
+    )
     # The draw's seed: with the entries and the earlier rounds it reproduces the seating.
-    seed = models.BigIntegerField()
-    repeats = models.PositiveIntegerField(default=0)
-    repeat_lower_bound = models.PositiveIntegerField(default=0)
+    seed = models.BigIntegerField(verbose_name=_("seed"))
+    repeats = models.PositiveIntegerField(default=0, verbose_name=_("repeats"))
+    repeat_lower_bound = models.PositiveIntegerField(
+        default=0, verbose_name=_("repeat lower bound")
+    )
     # What the repeats say to the organiser (switchgame.tournament.meetings.RepeatVerdict).
     repeat_verdict = models.CharField(
-        max_length=10, choices=_choices(RepeatVerdict), default=RepeatVerdict.FEWEST
+        max_length=10,
+        choices=_choices(RepeatVerdict),
+        default=RepeatVerdict.FEWEST,
+        verbose_name=_("repeat verdict"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    published_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    published_at = models.DateTimeField(null=True, blank=True, verbose_name=_("published at"))
     # The round clock: running, it ends at ``clock_ends_at``; paused, ``clock_paused_remaining``
     # is what is left; never started, both are empty.
-    clock_ends_at = models.DateTimeField(null=True, blank=True)
-    clock_paused_remaining = models.DurationField(null=True, blank=True)
+    clock_ends_at = models.DateTimeField(null=True, blank=True, verbose_name=_("clock ends at"))
+    clock_paused_remaining = models.DurationField(
+        null=True, blank=True, verbose_name=_("clock paused remaining")
+    )
 
     class Meta:
         ordering = ("tournament", "number")
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         constraints = (
             models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_one"),
         )
 
     def __str__(self) -> str:
-        return f"{self.tournament} · round {self.number}"
+        return gettext("%(tournament)s · round %(number)s") % {
+            "tournament": self.tournament,
+            "number": self.number,
+        }
 
 
 class Table(models.Model):
@@ -239,129 +310,183 @@ class Table(models.Model):
     when every table is recorded."""
 
     class Outcome(models.TextChoices):
-        NONE = "", "no result yet"
-        PLAYED = "played", "played on the server"
-        ENTERED = "entered", "entered at the desk"
-        FORFEITED = "forfeited", "forfeited: abandoned with no result"
+        NONE = "", _("no result yet")
+        PLAYED = "played", _("played on the server")
+        ENTERED = "entered", _("entered at the desk")
+        FORFEITED = "forfeited", _("forfeited: abandoned with no result")
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
-    number = models.PositiveSmallIntegerField()
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("round")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
     match = models.OneToOneField(
         "games.Match",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="tournament_table",
+        verbose_name=_("match"),
     )
-    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True)
+    outcome = models.CharField(
+        max_length=10, choices=Outcome.choices, blank=True, verbose_name=_("outcome")
+    )
     # Server bots filling the seats after the entries' (``fill_with_bots``), and the points each
     # of them scored: they are nobody's entry, but the entries at the table played against them.
-    fill_bots = models.PositiveSmallIntegerField(default=0)
-    fill_points = models.JSONField(default=list, blank=True)
-    recorded_at = models.DateTimeField(null=True, blank=True)
+    fill_bots = models.PositiveSmallIntegerField(default=0, verbose_name=_("fill bots"))
+    fill_points = models.JSONField(default=list, blank=True, verbose_name=_("fill points"))
+    recorded_at = models.DateTimeField(null=True, blank=True, verbose_name=_("recorded at"))
 
     class Meta:
         ordering = ("round", "number")
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         constraints = (
             models.UniqueConstraint(fields=["round", "number"], name="table_unique_number"),
         )
 
     def __str__(self) -> str:
-        return f"{self.round} · table {self.number}"
+        return gettext("%(round)s · table %(number)s") % {
+            "round": self.round,
+            "number": self.number,
+        }
 
 
 class TableSeat(models.Model):
     """Who sits where. ``round`` repeats the table's round so that one seat per round is a constraint."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    seat = models.PositiveSmallIntegerField()
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="seats", verbose_name=_("round")
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="seats", verbose_name=_("entry")
+    )
 
     class Meta:
         ordering = ("table", "seat")
+        verbose_name = _("table seat")
+        verbose_name_plural = _("table seats")
         constraints = (
             models.UniqueConstraint(fields=["table", "seat"], name="table_seat_unique_seat"),
             models.UniqueConstraint(fields=["round", "entry"], name="table_seat_once_per_round"),
         )
 
     def __str__(self) -> str:
-        return f"{self.entry} at seat {self.seat}"
+        return gettext("%(entry)s at seat %(seat)s") % {"entry": self.entry, "seat": self.seat}
 
 
 class Bye(models.Model):
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="byes")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="byes", verbose_name=_("round")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="byes", verbose_name=_("entry")
+    )
 
     class Meta:
         ordering = ("round", "entry")
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
         constraints = (
             models.UniqueConstraint(fields=["round", "entry"], name="bye_once_per_round"),
         )
 
     def __str__(self) -> str:
-        return f"bye for {self.entry} in round {self.round.number}"
+        return gettext("bye for %(entry)s in round %(number)s") % {
+            "entry": self.entry,
+            "number": self.round.number,
+        }
 
 
 class ResultEntry(models.Model):
     """A table result as the desk entered it (the body of the result endpoint), with who and
     when. Append-only: a correction adds a row, so every earlier version stays on record."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="result_entries")
-    result = models.JSONField()
-    entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="result_entries", verbose_name=_("table")
     )
-    entered_at = models.DateTimeField(auto_now_add=True)
+    result = models.JSONField(verbose_name=_("result"))
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("entered by"),
+    )
+    entered_at = models.DateTimeField(auto_now_add=True, verbose_name=_("entered at"))
     # Why a correction was made (the desk's words; blank for a first result).
-    reason = models.CharField(max_length=200, blank=True)
+    reason = models.CharField(max_length=200, blank=True, verbose_name=_("reason"))
 
     class Meta:
         ordering = ("table", "entered_at", "pk")
-        verbose_name_plural = "result entries"
+        verbose_name = _("result entry")
+        verbose_name_plural = _("result entries")
 
     def __str__(self) -> str:
-        return f"result of {self.table} entered by {self.entered_by} at {self.entered_at:%H:%M}"
+        return gettext("result of %(table)s entered by %(by)s at %(at)s") % {
+            "table": self.table,
+            "by": self.entered_by,
+            "at": f"{self.entered_at:%H:%M}",
+        }
 
 
 class ScoreLine(models.Model):
     """One entry's points in one deal (shedding) or hand (Abbott) at one table: written from the
     finished match, or from the desk's result (which replaces them whole)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="score_lines")
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="score_lines")
-    deal = models.PositiveSmallIntegerField()
-    points = models.IntegerField()
-    won = models.BooleanField(default=False)
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="score_lines", verbose_name=_("table")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="score_lines", verbose_name=_("entry")
+    )
+    deal = models.PositiveSmallIntegerField(verbose_name=_("deal"))
+    points = models.IntegerField(verbose_name=_("points"))
+    won = models.BooleanField(default=False, verbose_name=_("won"))
     # French scoring: the tally the entry was left holding (0 for the deal's winner).
-    conceded = models.PositiveIntegerField(default=0)
+    conceded = models.PositiveIntegerField(default=0, verbose_name=_("conceded"))
 
     class Meta:
         ordering = ("table", "deal", "entry")
+        verbose_name = _("score line")
+        verbose_name_plural = _("score lines")
         constraints = (
             models.UniqueConstraint(fields=["table", "entry", "deal"], name="score_line_unique"),
             models.CheckConstraint(condition=Q(deal__gte=1), name="score_line_deal_from_one"),
         )
 
     def __str__(self) -> str:
-        return f"{self.entry}: {self.points} in deal {self.deal} of {self.table}"
+        return gettext("%(entry)s: %(points)s in deal %(deal)s of %(table)s") % {
+            "entry": self.entry,
+            "points": self.points,
+            "deal": self.deal,
+            "table": self.table,
+        }
 
 
 class Series(models.Model):
     """Monthly nights (or any run of tournaments) ranked together: the standings add up each
     person's results in its tournaments (``tournaments.series``)."""
 
-    name = models.CharField(max_length=120)
-    tournaments = models.ManyToManyField(Tournament, related_name="series")
-    public = models.BooleanField(default=False)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    name = models.CharField(max_length=120, verbose_name=_("name"))
+    tournaments = models.ManyToManyField(
+        Tournament, related_name="series", verbose_name=_("tournaments")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    public = models.BooleanField(default=False, verbose_name=_("public"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ("-created_at", "-pk")
-        verbose_name_plural = "series"
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
 
     def __str__(self) -> str:
         return self.name

@@ -243,7 +243,8 @@ def table_of(*, tournament: Tournament, round_number: int, table_number: int) ->
     )
     if table is None:
         raise errors.TableNotFound(
-            f"Round {round_number} has no table {table_number} (or is not published)."
+            gettext("Round %(round)s has no table %(table)s (or is not published).")
+            % {"round": round_number, "table": table_number}
         )
     return table
 

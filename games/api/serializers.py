@@ -62,7 +62,8 @@ class RegistrationSerializer(CredentialsSerializer):
         scripts = writing_systems(username)
         if len(scripts) > 1:
             raise serializers.ValidationError(
-                f"A username must be written in one script, not {' and '.join(sorted(scripts))}."
+                gettext("A username must be written in one script, not %(scripts)s.")
+                % {"scripts": gettext(" and ").join(sorted(scripts))}
             )
         return username
 
@@ -257,7 +258,9 @@ def posted_action(data: object) -> tuple[dict, int | None]:
     if expected_version is not None and (type(expected_version) is not int or expected_version < 0):
         raise protocol.InvalidAction(gettext("expected_version must be a non-negative integer."))
     if not isinstance(action.get("action"), str):
-        raise protocol.InvalidAction('An action needs an "action" field naming it, e.g. "play".')
+        raise protocol.InvalidAction(
+            gettext('An action needs an "action" field naming it, e.g. "play".')
+        )
     return action, expected_version
 
 

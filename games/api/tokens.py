@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -29,7 +30,7 @@ class TokenCreateSerializer(serializers.Serializer):
 
     def validate_scopes(self, scopes: list[str]) -> list[str]:
         if sorted(set(scopes)) not in ([READ], [PLAY, READ]):
-            raise serializers.ValidationError('Give ["read"] or ["read", "play"].')
+            raise serializers.ValidationError(gettext('Give ["read"] or ["read", "play"].'))
         return [READ, PLAY] if PLAY in scopes else [READ]
 
 

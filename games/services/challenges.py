@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games import errors
 from games.models import Challenge, Invitation, Match
@@ -44,6 +45,16 @@ class MatchSettings:
     rated: bool = False
 
 
+# Why a challenge takes no answer any more, per status (whole sentences: the status is an API value).
+CHALLENGE_ENDED = {
+    Challenge.Status.PENDING: _("The challenge is waiting for answers."),
+    Challenge.Status.ACCEPTED: _("The challenge was accepted: its match is made."),
+    Challenge.Status.DECLINED: _("The challenge was declined."),
+    Challenge.Status.CANCELLED: _("The challenge was cancelled."),
+    Challenge.Status.EXPIRED: _("The challenge has expired."),
+}
+
+
 def challenge_create(
     *,
     challenger: User,
@@ -64,15 +75,31 @@ def challenge_create(
     humans = 1 + len(users)
     if humans + len(settings.bots) != settings.seats:
         raise errors.InvalidChallenge(
-            f"The seats do not add up: you, {len(users)} invited and {len(settings.bots)} bots "
-            f"make {humans + len(settings.bots)}, not {settings.seats}."
+            gettext(
+                "The seats do not add up: you, %(invited)s invited and %(bots)s bots make "
+                "%(made)s, not %(seats)s."
+            )
+            % {
+                "invited": len(users),
+                "bots": len(settings.bots),
+                "made": humans + len(settings.bots),
+                "seats": settings.seats,
+            }
         )
     bot_seats = sorted(bot["seat"] for bot in settings.bots)
     if bot_seats != list(range(humans, settings.seats)):
         raise errors.InvalidChallenge(
-            f"{settings.seats} seats: you at seat 0 and {len(users)} invitees at seats 1 to "
-            f"{humans - 1} leave seats {list(range(humans, settings.seats))} for bots, but the "
-            f"bots are at {bot_seats}"
+            gettext(
+                "%(seats)s seats: you at seat 0 and %(invited)s invitees at seats 1 to %(last)s "
+                "leave seats %(free)s for bots, but the bots are at %(bot_seats)s."
+            )
+            % {
+                "seats": settings.seats,
+                "invited": len(users),
+                "last": humans - 1,
+                "free": list(range(humans, settings.seats)),
+                "bot_seats": bot_seats,
+            }
         )
     info = catalog.find_ruleset(settings.ruleset)
     catalog.new_game(
@@ -152,7 +179,8 @@ def challenge_decline(
     ``challenge_declined`` with the reason."""
     if reason not in Challenge.Reason.values:
         raise errors.InvalidChallenge(
-            f"reason must be one of {', '.join(Challenge.Reason.values)}."
+            gettext("reason must be one of %(reasons)s.")
+            % {"reasons": ", ".join(Challenge.Reason.values)}
         )
     with transaction.atomic():
         challenge = _pending_challenge(challenge_id, user)
@@ -197,9 +225,7 @@ def _pending_challenge(challenge_id: int, user: User) -> Challenge:
             gettext("You have no challenge %(challenge_id)s.") % {"challenge_id": challenge_id}
         )
     if challenge.status != Challenge.Status.PENDING:
-        raise errors.ChallengeNotPending(
-            gettext("The challenge is %(status)s.") % {"status": challenge.status}
-        )
+        raise errors.ChallengeNotPending(str(CHALLENGE_ENDED[Challenge.Status(challenge.status)]))
     if challenge.expires_at <= timezone.now():  # the sweep has not ended it yet
         raise errors.ChallengeNotPending(gettext("The challenge has expired."))
     return challenge

@@ -165,7 +165,8 @@ def validated_practice(
     others = [index for index, user in enumerate(seated) if index and index not in bot_seats]
     if others or seated[0] is None:
         raise errors.PracticeSeats(
-            f"A practice match is played against server bots: seats {others} need one."
+            gettext("A practice match is played against server bots: seats %(seats)s need one.")
+            % {"seats": others}
         )
     return seed.lower()
 
@@ -183,7 +184,9 @@ def match_join(*, match_id: int, user: User, seat: int | None = None) -> MatchIn
             raise errors.AlreadySeated(gettext("You already have a seat in this match."))
         if play.match.practice_seed and user.pk != play.match.created_by_id:
             raise errors.PracticeMatch(
-                "A practice match is its creator's against server bots: only they may sit in it."
+                gettext(
+                    "A practice match is its creator's against server bots: only they may sit in it."
+                )
             )
         free = _free_seats(play)
         if not free:
@@ -194,7 +197,8 @@ def match_join(*, match_id: int, user: User, seat: int | None = None) -> MatchIn
             if asked is None:
                 if not 0 <= seat < play.match.seat_count:
                     raise protocol.InvalidAction(
-                        f"seat must be between 0 and {play.match.seat_count - 1}"
+                        gettext("seat must be between 0 and %(last)s.")
+                        % {"last": play.match.seat_count - 1}
                     )
                 raise errors.SeatTaken(gettext("Seat %(seat)s is taken.") % {"seat": seat})
             chosen = asked
@@ -268,13 +272,11 @@ def action_apply(
         play = match_in_play(match_id=match_id)
         seat = _own_seat(play.seats, user)
         if play.match.status != Match.Status.ACTIVE:
-            raise errors.MatchNotActive(
-                gettext("The match is %(status)s.") % {"status": play.match.status}
-            )
+            raise errors.MatchNotActive.now(play.match.status)
         if expected_version is not None and expected_version != play.read_version:
             raise errors.StaleVersion(
-                f"expected_version is {expected_version} but the match is at version "
-                f"{play.read_version}."
+                gettext("expected_version is %(expected)s but the match is at version %(version)s.")
+                % {"expected": expected_version, "version": play.read_version}
             )
         if play.game.to_move != seat.index:
             raise errors.NotYourTurn(
@@ -380,9 +382,7 @@ def match_resign(*, match_id: int, user: User) -> MatchInPlay:
             advance(play, [], change)
             return play
         if match.status != Match.Status.ACTIVE:
-            raise errors.MatchNotActive(
-                gettext("The match is %(status)s.") % {"status": match.status}
-            )
+            raise errors.MatchNotActive.now(match.status)
         seat.resigned = True
         change.seat_changed(seat, "resigned")
         ending = None
@@ -437,9 +437,7 @@ def match_abandon(*, match_id: int, reason: str) -> MatchInPlay:
         play = match_in_play(match_id=match_id)
         match = play.match
         if match.status != Match.Status.ACTIVE:
-            raise errors.MatchNotActive(
-                gettext("The match is %(status)s.") % {"status": match.status}
-            )
+            raise errors.MatchNotActive.now(match.status)
         advance(play, [], transition=Abandon({"abandoned": True, "reason": reason}))
         return play
 

@@ -30,6 +30,7 @@ from typing import Any
 from switchgame.abbott.scoring import game_winner, hand_scores
 from switchgame.protocol import HandOutcome, solo_teams
 from switchgame.tournament.scoring import Scoring, placement_points
+from switchgame.words import N_, Sentence
 
 
 class ResultInvalid(ValueError):
@@ -63,7 +64,7 @@ def implausible_tallies(table: TableFormat, result: Mapping[str, Any]) -> list[s
     """Tallies of a checked French result above :data:`PLAUSIBLE_TALLY`, as ``name: tally``
     (the desk must confirm them); empty for other scorings."""
     return [
-        f"{name} {tally} in deal {number}"
+        Sentence(N_("{name} {tally} in deal {number}"), name=name, tally=tally, number=number)
         for number, deal in enumerate(result.get("deals", ()), start=1)
         if table.scoring == Scoring.FRENCH
         for name, tally in deal["points_left"].items()
@@ -75,8 +76,10 @@ def implausible_tallies(table: TableFormat, result: Mapping[str, Any]) -> list[s
 class _Problems:
     found: defaultdict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
 
-    def add(self, where: str, message: str) -> None:
-        self.found[where].append(message)
+    def add(self, where: str, template: str, **values: object) -> None:
+        """A problem at ``where``: ``template`` is marked with ``N_`` and has ``{name}``
+        placeholders for ``values``, so that the service says it in the reader's language."""
+        self.found[where].append(Sentence(template, **values))
 
     def count(self) -> int:
         return sum(map(len, self.found.values()))
@@ -88,7 +91,12 @@ def hands_from_result(table: TableFormat, result: Mapping[str, Any]) -> tuple[Ha
     key = "hands" if table.scoring == Scoring.ABBOTT else "deals"
     items = result.get(key)
     if not isinstance(items, list) or not items:
-        problems.add(key, f"Give the table's {key} as a list, first to last.")
+        problems.add(
+            key,
+            N_("Give the table's hands as a list, first to last.")
+            if key == "hands"
+            else N_("Give the table's deals as a list, first to last."),
+        )
         raise ResultInvalid(problems.found)
     seats = {name: seat for seat, name in enumerate(table.names)}
     read = {Scoring.FRENCH: _french, Scoring.PLACEMENT: _placement, Scoring.ABBOTT: _abbott}
@@ -107,40 +115,58 @@ def _french(
     for index, deal in enumerate(deals):
         where, before = f"deals[{index}]", problems.count()
         if not isinstance(deal, Mapping):
-            problems.add(where, 'A deal is {"winner": name, "points_left": {name: tally}}.')
+            problems.add(
+                where, N_('A deal names its "winner" and the others\' tallies in "points_left".')
+            )
             continue
         winner = _one_seat(deal.get("winner"), seats, f"{where}.winner", problems)
         tallies = deal.get("points_left")
         if not isinstance(tallies, Mapping):
-            problems.add(f"{where}.points_left", "Give each other player's tally by name.")
+            problems.add(f"{where}.points_left", N_("Give each other player's tally by name."))
             continue
         left = {}
         for name, tally in tallies.items():
             seat = seats.get(name)
             if seat is None:
-                problems.add(f"{where}.points_left", f"{name} is not at this table.")
+                problems.add(f"{where}.points_left", N_("{name} is not at this table."), name=name)
             elif seat == winner:
-                problems.add(f"{where}.points_left", f"{name} won the deal: a winner has no tally.")
+                problems.add(
+                    f"{where}.points_left",
+                    N_("{name} won the deal: a winner has no tally."),
+                    name=name,
+                )
             elif not _count(tally):
-                problems.add(f"{where}.points_left", f"{name}'s tally must be a whole number ≥ 0.")
+                problems.add(
+                    f"{where}.points_left",
+                    N_("{name}'s tally must be a whole number ≥ 0."),
+                    name=name,
+                )
             elif 0 < tally < SMALLEST_CARD:
                 problems.add(
                     f"{where}.points_left",
-                    f"{name}'s tally {tally} is not one cards can make: "
-                    f"the smallest card counts {SMALLEST_CARD}.",
+                    N_(
+                        "{name}'s tally {tally} is not one cards can make: "
+                        "the smallest card counts {smallest}."
+                    ),
+                    name=name,
+                    tally=tally,
+                    smallest=SMALLEST_CARD,
                 )
             else:
                 left[seat] = tally
         if winner is not None:
             missing = [n for n, s in seats.items() if s != winner and n not in tallies]
             if missing:
-                problems.add(f"{where}.points_left", f"No tally for {_names(missing)}.")
+                problems.add(
+                    f"{where}.points_left", N_("No tally for {names}."), names=_names(missing)
+                )
         held = sum(left.values())
         if table.deck_tally is not None and held > table.deck_tally:
             problems.add(
                 f"{where}.points_left",
-                f"The tallies add up to {held}: more than the whole deck's "
-                f"{table.deck_tally} could hold.",
+                N_("The tallies add up to {held}: more than the whole deck's {deck} could hold."),
+                held=held,
+                deck=table.deck_tally,
             )
         if problems.count() > before or winner is None:
             continue
@@ -159,16 +185,19 @@ def _placement(
         where = f"deals[{index}].order"
         order = deal.get("order") if isinstance(deal, Mapping) else None
         if not isinstance(order, list):
-            problems.add(where, "Give the finishing order: every player's name, first out first.")
+            problems.add(
+                where, N_("Give the finishing order: every player's name, first out first.")
+            )
             continue
         strangers = [name for name in order if name not in seats]
         twice = sorted({name for name in order if order.count(name) > 1}, key=str)
         missing = [name for name in seats if name not in order]
-        for names, why in ((strangers, "not at this table"), (twice, "listed twice")):
-            if names:
-                problems.add(where, f"{_names(names)}: {why}.")
+        if strangers:
+            problems.add(where, N_("{names}: not at this table."), names=_names(strangers))
+        if twice:
+            problems.add(where, N_("{names}: listed twice."), names=_names(twice))
         if missing:
-            problems.add(where, f"Missing: {_names(missing)}.")
+            problems.add(where, N_("Missing: {names}."), names=_names(missing))
         if strangers or twice or missing:
             continue
         placings = tuple(seats[name] for name in order)
@@ -189,10 +218,17 @@ def _abbott(
     for index, hand in enumerate(items):
         where, before = f"hands[{index}]", problems.count()
         if not isinstance(hand, Mapping):
-            problems.add(where, 'A hand is {"winner": name or null, "alliance": null or {...}}.')
+            problems.add(
+                where,
+                N_('A hand names its "winner" (null for a tie) and its "alliance" (or null).'),
+            )
             continue
         if won_in is not None:
-            problems.add(where, f"The game was won in hand {won_in + 1}: no hand follows it.")
+            problems.add(
+                where,
+                N_("The game was won in hand {number}: no hand follows it."),
+                number=won_in + 1,
+            )
             continue
         winner = None
         if hand.get("winner") is not None:
@@ -216,7 +252,9 @@ def _abbott(
         )
         problems.add(
             "hands",
-            f"Nobody has won the game to {table.target} yet ({shown}): give every hand played.",
+            N_("Nobody has won the game to {target} yet ({totals}): give every hand played."),
+            target=table.target,
+            totals=shown,
         )
     return hands
 
@@ -243,17 +281,17 @@ def _alliance(
     if value is None:
         return None
     if players != 4:
-        problems.add(where, "Alliances are made only at tables of four.")
+        problems.add(where, N_("Alliances are made only at tables of four."))
         return None
     if not isinstance(value, Mapping):
-        problems.add(where, 'An alliance is {"chooser": name, "chosen": name}.')
+        problems.add(where, N_('An alliance names its "chooser" and the partner "chosen".'))
         return None
     chooser = _one_seat(value.get("chooser"), seats, f"{where}.chooser", problems)
     chosen = _one_seat(value.get("chosen"), seats, f"{where}.chosen", problems)
     if chooser is None or chosen is None:
         return None
     if chooser == chosen:
-        problems.add(where, "A player cannot choose themselves as partner.")
+        problems.add(where, N_("A player cannot choose themselves as partner."))
         return None
     return chooser, chosen
 
@@ -265,7 +303,12 @@ def _check_length(
         return  # the game's own end was checked hand by hand
     if table.deals is not None:
         if len(hands) != table.deals:
-            problems.add(key, f"A table plays {table.deals} deals a round, not {len(hands)}.")
+            problems.add(
+                key,
+                N_("A table plays {deals} deals a round, not {given}."),
+                deals=table.deals,
+                given=len(hands),
+            )
         return
     assert table.target is not None  # a table plays a number of deals or to a target
     totals = [0] * len(table.names)
@@ -273,23 +316,32 @@ def _check_length(
         totals = [total + points for total, points in zip(totals, hand.points, strict=True)]
         if max(totals) >= table.target:
             if number != len(hands):
-                problems.add(key, f"The target {table.target} was reached in deal {number}.")
+                problems.add(
+                    key,
+                    N_("The target {target} was reached in deal {number}."),
+                    target=table.target,
+                    number=number,
+                )
             return
-    problems.add(key, f"No total reaches the target {table.target} yet: give every deal played.")
+    problems.add(
+        key,
+        N_("No total reaches the target {target} yet: give every deal played."),
+        target=table.target,
+    )
 
 
 def _one_seat(value: Any, seats: Mapping[str, int], where: str, problems: _Problems) -> int | None:
     """The seat of one player named by ``value``; two or more names are two winners."""
     if isinstance(value, list) and len(value) > 1:
-        problems.add(where, f"Two winners ({_names(value)}): name one.")
+        problems.add(where, N_("Two winners ({names}): name one."), names=_names(value))
         return None
     if isinstance(value, list):
         value = value[0] if value else None
     if not isinstance(value, str) or not value:
-        problems.add(where, "Name one player of the table.")
+        problems.add(where, N_("Name one player of the table."))
         return None
     if value not in seats:
-        problems.add(where, f"{value} is not at this table.")
+        problems.add(where, N_("{name} is not at this table."), name=value)
         return None
     return seats[value]
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
@@ -60,14 +61,14 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if not words or words[0].lower() not in SCHEMES:
             return None
         if len(words) != 2:
-            raise exceptions.AuthenticationFailed("Invalid token header: give one key.")
+            raise exceptions.AuthenticationFailed(gettext("Invalid token header: give one key."))
         try:
             key = words[1].decode()
         except UnicodeError:
-            raise exceptions.AuthenticationFailed("Invalid token header.") from None
+            raise exceptions.AuthenticationFailed(gettext("Invalid token header.")) from None
         token = ApiToken.objects.select_related(*WITH_USER).filter(key_hash=key_hash(key)).first()
         if token is None or not token.user.is_active:
-            raise exceptions.AuthenticationFailed("Invalid token.")
+            raise exceptions.AuthenticationFailed(gettext("Invalid token."))
         if not token.account:
             _check_scope(request, token)
         return token.user, token
@@ -79,16 +80,20 @@ class TokenAuthentication(authentication.TokenAuthentication):
 def _check_scope(request: Request, token: ApiToken) -> None:
     view = request.parser_context.get("view") if request.parser_context else None
     if getattr(view, "account_credentials_only", False):
-        raise _insufficient("Tokens are managed with the account's own token, not a named one.")
+        raise _insufficient(
+            gettext("Tokens are managed with the account's own token, not a named one.")
+        )
     if ApiToken.Scope.SEAT in token.scopes:
         allows = getattr(view, "seat_link_allows", None)
         # The user is not on the request yet (this is its authentication): pass it.
         if allows is None or not allows(token.user):
-            raise _insufficient("A seat link allows only its own seat's moves and views.")
+            raise _insufficient(gettext("A seat link allows only its own seat's moves and views."))
         return
     needed = ApiToken.Scope.READ if request.method in SAFE_METHODS else ApiToken.Scope.PLAY
     if needed not in token.scopes:
-        raise _insufficient(f"This token's scopes do not include {needed!r}.")
+        raise _insufficient(
+            gettext("This token's scopes do not include %(scope)r.") % {"scope": needed.value}
+        )
 
 
 def _insufficient(detail: str) -> exceptions.PermissionDenied:

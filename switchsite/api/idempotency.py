@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -73,7 +74,10 @@ def _claim(user: Any, key: str, fingerprint: str) -> IdempotentRequest | Respons
             setattr(earlier, name, value)
         return earlier
     if earlier.fingerprint != fingerprint:
-        raise IdempotencyKeyReused(f"The {HEADER} {key!r} was used for a different request.")
+        raise IdempotencyKeyReused(
+            gettext("The %(header)s %(key)r was used for a different request.")
+            % {"header": HEADER, "key": key}
+        )
     # Claimed in its request's transaction, a key is committed with its answer.
     assert earlier.response_status is not None
     replay = Response(
@@ -113,7 +117,10 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
         if not key:
             return handler(view, request, *args, **kwargs)
         if len(key) > MAX_KEY_LENGTH:
-            raise InvalidHeader(f"{HEADER} must be at most {MAX_KEY_LENGTH} characters.")
+            raise InvalidHeader(
+                gettext("%(header)s must be at most %(length)s characters.")
+                % {"header": HEADER, "length": MAX_KEY_LENGTH}
+            )
         fingerprint = _fingerprint(request)
         try:
             with transaction.atomic():

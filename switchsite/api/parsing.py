@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework import parsers, serializers
 from rest_framework.exceptions import NotAcceptable, ParseError, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
@@ -53,7 +54,7 @@ def parsed(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
     serializer = serializer_class(data=data)
     unknown = unknown_fields(serializer, data)
     if unknown:
-        raise ValidationError({field: ["Unknown field."] for field in unknown})
+        raise ValidationError({field: [gettext("Unknown field.")] for field in unknown})
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
@@ -93,7 +94,9 @@ class JSONParser(parsers.JSONParser):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError("JSON parse error - the document is nested too deeply.") from None
+            raise ParseError(
+                gettext("JSON parse error - the document is nested too deeply.")
+            ) from None
 
 
 class ContentNegotiation(DefaultContentNegotiation):
@@ -105,7 +108,7 @@ class ContentNegotiation(DefaultContentNegotiation):
         self, request: Any, renderers: Any, format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
         if request.query_params.get(self.settings.URL_FORMAT_OVERRIDE, None) == "":
-            raise NotAcceptable("An empty format is no format this endpoint answers.")
+            raise NotAcceptable(gettext("An empty format is no format this endpoint answers."))
         return super().select_renderer(request, renderers, format_suffix)
 
     def filter_renderers(
@@ -114,4 +117,6 @@ class ContentNegotiation(DefaultContentNegotiation):
         try:
             return super().filter_renderers(renderers, format)
         except Http404:
-            raise NotAcceptable(f"This endpoint does not answer in format {format!r}.") from None
+            raise NotAcceptable(
+                gettext("This endpoint does not answer in format %(format)r.") % {"format": format}
+            ) from None

@@ -119,3 +119,52 @@ def test_the_standings_spreadsheet_has_typed_cells_and_no_formula(staff):
         cell for row in sheet.iter_rows(min_row=2) for cell in row if cell.value == "=1+2"
     )
     assert formula_like.data_type == "s"
+
+
+def test_a_results_problems_are_said_in_the_callers_language(staff):
+    """The validation messages of ``errors`` (the pure core's, marked for the catalogue) follow
+    ``Accept-Language`` as ``detail`` does; the places they are at never change."""
+    path = offline_event(staff, guests=EIGHT)
+    names = seated_names(staff, path)
+    wrong = {"deals": [{"winner": [names[0], names[1]], "points_left": {}}]}
+    french = staff.post(
+        f"{path}/rounds/1/tables/1/result/", wrong, headers={"accept_language": "fr"}
+    )
+    problem = french.json()
+    assert problem["code"] == "invalid_result"
+    assert problem["detail"] == "Le résultat ne peut pas être juste : voyez errors."
+    assert problem["errors"]["deals[0].winner"] == [
+        f"Deux gagnants ({names[0]}, {names[1]}) : nommez-en un."
+    ]
+    english = staff.post(
+        f"{path}/rounds/1/tables/1/result/", wrong, headers={"accept_language": "en"}
+    )
+    assert english.json()["errors"]["deals[0].winner"] == [
+        f"Two winners ({names[0]}, {names[1]}): name one."
+    ]
+
+
+def test_the_desk_speaks_the_desks_language(staff, admin_client):
+    """The desk's page, its buttons' messages and its result form are in the language the
+    director chose, and a refusal there names the deal in it."""
+    path = offline_event(staff, guests=EIGHT)
+    tournament = int(path.rsplit("/", 1)[1])
+    names = seated_names(staff, path)
+    admin_client.post("/i18n/setlang/", {"language": "fr"})
+    desk = f"/admin/tournaments/tournament/{tournament}/"
+    page = admin_client.get(f"{desk}change/").content.decode()
+    assert "Bureau : en cours, ronde 1 sur 1" in page
+    assert "Imprimer les feuilles de résultat" in page
+    assert "saisir le résultat" in page
+    assert "Print result slips" not in page
+
+    form = admin_client.get(f"{desk}rounds/1/tables/1/result/").content.decode()
+    assert "Enregistrer le résultat" in form
+    assert f"{names[0]} : sorti · points en main" in form
+    fields = {"d0-out-0": "on", "d0-out-1": "on", "_preview": "1"}
+    refused = admin_client.post(f"{desk}rounds/1/tables/1/result/", fields).content.decode()
+    assert f"Manche 1 : Deux gagnants ({names[0]}, {names[1]}) : nommez-en un." in refused
+
+    checked = admin_client.post(f"{desk}checkin/", {"name": names[0], "present": "false"})
+    shown = [str(m) for m in checked.wsgi_request._messages]
+    assert shown == [f"{names[0]} est absent : pas placé tant qu'il n'est pas marqué présent."]

@@ -190,7 +190,7 @@ def test_the_desk_runs_the_round_clock_with_its_buttons(staff, admin_client):
     assert 'id="desk-clock"' in admin_client.get(change).content.decode()
 
     started = admin_client.post(clock, {"round": 1, "clock": "start", "minutes": 30}, follow=True)
-    assert "The round clock: start." in started.content.decode()
+    assert "The round clock is running." in started.content.decode()
     played = Tournament.objects.get(pk=tournament_id).rounds.get(number=1)
     assert played.clock_ends_at is not None
 

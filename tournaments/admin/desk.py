@@ -15,15 +15,17 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from switchgame import catalog
 from switchgame.tournament import charts, results
 from switchgame.tournament.scoring import Scoring
 from switchsite.api.parsing import whole_number
 from switchsite.languages import spoken
-from switchsite.problems import problem_classes
+from switchsite.problems import problem_classes, said
 from switchsite.requests import AuthenticatedHttpRequest
 from tournaments import errors, selectors, services
 from tournaments.forms import RegisterForm, TableResultForm
@@ -37,12 +39,34 @@ OPEN_ENDED_ROWS = {Scoring.ABBOTT: 6, Scoring.FRENCH: 4, Scoring.PLACEMENT: 4}
 
 
 # What each button of the desk does: the service, and the message when it is done.
-STEPS: dict[str, tuple[Callable[..., Any], str]] = {
-    "start": (services.tournament_start, "Round 1 is seated and published."),
-    "draft": (services.round_draft, "The next round is drafted: check its tables, then publish."),
-    "publish": (services.round_publish, "The drafted round is published."),
-    "next_round": (services.round_next, "The next round is seated and published."),
+STEPS: dict[str, tuple[Callable[..., Any], Promise]] = {
+    "start": (services.tournament_start, _("Round 1 is seated and published.")),
+    "draft": (
+        services.round_draft,
+        _("The next round is drafted: check its tables, then publish."),
+    ),
+    "publish": (services.round_publish, _("The drafted round is published.")),
+    "next_round": (services.round_next, _("The next round is seated and published.")),
 }
+
+
+# What the desk says once the round clock's button is done.
+CLOCK_DONE = {
+    "start": _("The round clock is running."),
+    "pause": _("The round clock is paused."),
+    "resume": _("The round clock is running again."),
+}
+
+# The printable sheets, and each one's title.
+SHEET_TITLES = {
+    "pairings": _("%(tournament)s: tables"),
+    "slips": _("%(tournament)s: result slips"),
+    "standings": _("%(tournament)s: standings"),
+    "seat_links": _("%(tournament)s: seat links"),
+}
+
+# Where a problem of a result is, for a person: the deal or hand it is in.
+PLACES = {"deals": _("Deal %(number)s"), "hands": _("Hand %(number)s")}
 
 
 class DeskViews(admin.ModelAdmin):
@@ -62,7 +86,7 @@ class DeskViews(admin.ModelAdmin):
         except problem_classes() as error:
             self.message_user(request, str(error), messages.ERROR)
         else:
-            self.message_user(request, done, messages.SUCCESS)
+            self.message_user(request, str(done), messages.SUCCESS)
         return self._back(tournament)
 
     def withdraw_view(
@@ -73,19 +97,20 @@ class DeskViews(admin.ModelAdmin):
         entry = tournament.entries.filter(pk=entry_id).first()
         if entry is None:
             raise Http404(gettext("No such entry in this tournament."))
+        names = {"name": entry.name, "tournament": tournament.name}
         return self._confirmed(
             request,
             tournament,
-            question=f"Withdraw {entry.name} from {tournament}?",
+            question=gettext("Withdraw %(name)s from %(tournament)s?") % names,
             consequences=[
-                f"{entry.name}'s results stay, with their place in the standings.",
-                f"{entry.name} is not seated in any later round.",
+                gettext("%(name)s's results stay, with their place in the standings.") % names,
+                gettext("%(name)s is not seated in any later round.") % names,
             ],
-            button=f"Yes, withdraw {entry.name}",
+            button=gettext("Yes, withdraw %(name)s") % names,
             act=lambda: services.entry_withdraw(
                 tournament_id=tournament.pk, user=request.user, name=entry.name
             ),
-            done=f"{entry.name} is withdrawn (results kept).",
+            done=gettext("%(name)s is withdrawn (results kept).") % names,
         )
 
     def round_withdraw_view(
@@ -94,21 +119,25 @@ class DeskViews(admin.ModelAdmin):
         """Withdraw the round being played back to a draft (``services.round_unpublish``), after
         a confirmation page; refused once a table of it has a result."""
         online = tournament.play == Tournament.Play.ONLINE
+        named = {"number": round_number, "tournament": tournament.name}
         return self._confirmed(
             request,
             tournament,
-            question=f"Withdraw round {round_number} of {tournament}?",
+            question=gettext("Withdraw round %(number)s of %(tournament)s?") % named,
             consequences=[
-                "Its tables leave the public page and the projector.",
-                *(["Its matches are abandoned (round withdrawn)."] if online else []),
-                f"Round {round_number} becomes a draft again: edit its tables and publish it, "
-                "or seat it afresh.",
+                gettext("Its tables leave the public page and the projector."),
+                *([gettext("Its matches are abandoned (round withdrawn).")] if online else []),
+                gettext(
+                    "Round %(number)s becomes a draft again: edit its tables and publish it, "
+                    "or seat it afresh."
+                )
+                % named,
             ],
-            button=f"Yes, withdraw round {round_number}",
+            button=gettext("Yes, withdraw round %(number)s") % named,
             act=lambda: services.round_unpublish(
                 tournament_id=tournament.pk, user=request.user, round_number=round_number
             ),
-            done=f"Round {round_number} is withdrawn: it is a draft again.",
+            done=gettext("Round %(number)s is withdrawn: it is a draft again.") % named,
         )
 
     def cancel_view(
@@ -116,19 +145,20 @@ class DeskViews(admin.ModelAdmin):
     ) -> HttpResponse:
         """Cancel the tournament (``services.tournament_cancel``) after a confirmation page."""
         online = tournament.play == Tournament.Play.ONLINE
+        named = {"tournament": tournament.name}
         return self._confirmed(
             request,
             tournament,
-            question=f"Cancel {tournament}?",
+            question=gettext("Cancel %(tournament)s?") % named,
             consequences=[
-                "No round is seated again; the results so far stay on record.",
-                *(["The matches still playing are abandoned."] if online else []),
-                "It leaves the public list of tournaments.",
-                "A cancelled tournament cannot be resumed.",
+                gettext("No round is seated again; the results so far stay on record."),
+                *([gettext("The matches still playing are abandoned.")] if online else []),
+                gettext("It leaves the public list of tournaments."),
+                gettext("A cancelled tournament cannot be resumed."),
             ],
-            button=f"Yes, cancel {tournament}",
+            button=gettext("Yes, cancel %(tournament)s") % named,
             act=lambda: services.tournament_cancel(tournament_id=tournament.pk, user=request.user),
-            done=f"{tournament} is cancelled; its results stay on record.",
+            done=gettext("%(tournament)s is cancelled; its results stay on record.") % named,
         )
 
     def _confirmed(
@@ -170,7 +200,9 @@ class DeskViews(admin.ModelAdmin):
         action = request.POST.get("clock", "")
         minutes = whole_number(request.POST.get("minutes")) if action == "start" else None
         if action not in ("start", "pause", "resume") or (action == "start" and minutes is None):
-            self.message_user(request, "Give the clock's minutes (1 to 600).", messages.ERROR)
+            self.message_user(
+                request, gettext("Give the clock's minutes (1 to 600)."), messages.ERROR
+            )
             return self._back(tournament)
         try:
             services.round_clock(
@@ -184,7 +216,7 @@ class DeskViews(admin.ModelAdmin):
         except problem_classes() as error:
             self.message_user(request, str(error), messages.ERROR)
         else:
-            self.message_user(request, f"The round clock: {action}.", messages.SUCCESS)
+            self.message_user(request, CLOCK_DONE[action], messages.SUCCESS)
         return self._back(tournament)
 
     def checkin_view(
@@ -205,8 +237,12 @@ class DeskViews(admin.ModelAdmin):
         except problem_classes() as error:
             self.message_user(request, str(error), messages.ERROR)
         else:
-            state = "present" if present else "absent: not seated until marked present"
-            self.message_user(request, f"{entry.name} is {state}.", messages.SUCCESS)
+            done = (
+                gettext("%(name)s is present.")
+                if present
+                else gettext("%(name)s is absent: not seated until marked present.")
+            )
+            self.message_user(request, done % {"name": entry.name}, messages.SUCCESS)
         return self._back(tournament)
 
     def register_view(
@@ -226,21 +262,30 @@ class DeskViews(admin.ModelAdmin):
                 for where, problems in (getattr(error, "errors", None) or {}).items():
                     index = int(where.removeprefix("entries[").rstrip("]"))
                     who = entrants[index].guest or entrants[index].player or entrants[index].bot
-                    form.add_error(None, f"{who}: {' '.join(problems)}")
+                    form.add_error(
+                        None,
+                        gettext("%(who)s: %(problems)s")
+                        % {"who": who, "problems": " ".join(problems)},
+                    )
             else:
                 joined = {entry.joined_round for entry in entries}
+                registered = ngettext(
+                    "%(count)s registered (playing from round %(number)s).",
+                    "%(count)s registered (playing from round %(number)s).",
+                    len(entries),
+                )
                 self.message_user(
                     request,
-                    f"{len(entries)} registered (playing from round {min(joined)}).",
+                    registered % {"count": len(entries), "number": min(joined)},
                     messages.SUCCESS,
                 )
                 return self._back(tournament)
         return self._page(
             request,
             "form.html",
-            title=f"Register for {tournament}",
+            title=gettext("Register for %(tournament)s") % {"tournament": tournament.name},
             form=form,
-            submit="Register",
+            submit=gettext("Register"),
             parent=tournament,
         )
 
@@ -308,9 +353,8 @@ class DeskViews(admin.ModelAdmin):
                         confirm=form.cleaned_data["confirm"],
                         reason=form.cleaned_data["reason"],
                     )
-                    self.message_user(
-                        request, f"Table {table_number}'s result is saved.", messages.SUCCESS
-                    )
+                    saved = gettext("Table %(number)s's result is saved.")
+                    self.message_user(request, saved % {"number": table_number}, messages.SUCCESS)
                     return self._back(tournament)
             except results.ResultInvalid as error:
                 problems = _readable(error.errors)
@@ -319,7 +363,8 @@ class DeskViews(admin.ModelAdmin):
         return self._page(
             request,
             "result.html",
-            title=f"Result of table {table_number}, round {round_number}",
+            title=gettext("Result of table %(table)s, round %(round)s")
+            % {"table": table_number, "round": round_number},
             parent=tournament,
             table=table,
             names=names,
@@ -342,7 +387,7 @@ class DeskViews(admin.ModelAdmin):
         return self._page(
             request,
             "standings.html",
-            title=f"Standings — {tournament}",
+            title=gettext("Standings — %(tournament)s") % {"tournament": tournament.name},
             parent=tournament,
             tournament=tournament,
             rounds_played=tournament.current_round,
@@ -366,7 +411,7 @@ class DeskViews(admin.ModelAdmin):
     def _sheet(
         self, request: AuthenticatedHttpRequest, tournament: Tournament, sheet: str
     ) -> TemplateResponse:
-        if sheet not in ("pairings", "slips", "standings", "seat_links"):
+        if sheet not in SHEET_TITLES:
             raise Http404(gettext("No such sheet."))
         context: dict[str, Any] = {
             "tournament": tournament,
@@ -380,14 +425,18 @@ class DeskViews(admin.ModelAdmin):
             return self._page(
                 request,
                 "print_seat_links.html",
-                title=f"{tournament}: seat links",
+                title=SHEET_TITLES[sheet] % {"tournament": tournament.name},
                 parent=tournament,
                 **context,
             )
         if tournament.public:
             url = request.build_absolute_uri(reverse("tournament-public", args=[tournament.pk]))
             context["public_url"] = url
-            context["public_qr"] = qr_svg(url, title=f"{tournament}: tables and standings")
+            context["public_qr"] = qr_svg(
+                url,
+                title=gettext("%(tournament)s: tables and standings")
+                % {"tournament": tournament.name},
+            )
         if sheet == "standings":
             context["standings"] = selectors.standings_table(tournament=tournament)
         else:
@@ -402,7 +451,7 @@ class DeskViews(admin.ModelAdmin):
         return self._page(
             request,
             f"print_{sheet}.html",
-            title=f"{tournament}: {sheet}",
+            title=SHEET_TITLES[sheet] % {"tournament": tournament.name},
             parent=tournament,
             **context,
         )
@@ -425,7 +474,9 @@ def _seat_link_cards(request: HttpRequest, tournament: Tournament) -> list[dict[
         {
             "name": entry["name"],
             "url": entry["play_url"],
-            "qr": qr_svg(entry["play_url"], title=f"Seat link of {entry['name']}"),
+            "qr": qr_svg(
+                entry["play_url"], title=gettext("Seat link of %(name)s") % {"name": entry["name"]}
+            ),
         }
         for entry in detail["entries"]
         if entry["play_url"] and not entry["withdrawn"]
@@ -443,14 +494,19 @@ def _chart(standings: selectors.Standings) -> SafeString:
 
 
 def _readable(errors: dict[str, list[str]]) -> list[str]:
-    """``deals[1].points_left: No tally for Bob.`` as ``Deal 2: No tally for Bob.``"""
+    """``deals[1].points_left: No tally for Bob.`` as ``Deal 2: No tally for Bob.``, in the
+    request's language."""
     lines = []
     for where, problems in errors.items():
         head = where.split(".")[0]
         if "[" in head:
             kind, index = head.rstrip("]").split("[")
-            head = f"{kind.rstrip('s').capitalize()} {int(index) + 1}"
+            place = PLACES.get(kind)
+            head = place % {"number": int(index) + 1} if place else head
         else:
             head = head.capitalize()
-        lines += [f"{head}: {problem}" for problem in problems]
+        lines += [
+            gettext("%(where)s: %(problem)s") % {"where": head, "problem": said(problem)}
+            for problem in problems
+        ]
     return lines

@@ -14,6 +14,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from switchsite.problems import problem_classes
 from switchsite.requests import AuthenticatedHttpRequest
@@ -26,7 +27,7 @@ def _match_link(table: Table) -> SafeString | str:
     if table.match_id is None:
         return ""
     url = reverse("admin:games_match_change", args=[table.match_id])
-    return format_html('<a href="{}">match {}</a>', url, table.match_id)
+    return format_html('<a href="{}">{}</a>', url, gettext("match %(id)s") % {"id": table.match_id})
 
 
 class TableInline(admin.TabularInline):
@@ -42,11 +43,11 @@ class TableInline(admin.TabularInline):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # edited as a whole on the seating page, where the rules are checked
 
-    @admin.display(description="players, in seat order")
+    @admin.display(description=_("players, in seat order"))
     def players(self, table: Table) -> str:
         return ", ".join(seat.entry.name for seat in table.seats.all())
 
-    @admin.display(description="match")
+    @admin.display(description=_("match"))
     def match_link(self, table: Table) -> SafeString | str:
         return _match_link(table)
 
@@ -132,12 +133,12 @@ class RoundAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    @admin.display(description="seating")
+    @admin.display(description=_("seating"))
     def seating_link(self, drafted: Round) -> SafeString | str:
         if drafted.status != Round.Status.DRAFT:
-            return "published: the tables are playing"
+            return gettext("published: the tables are playing")
         url = reverse("admin:tournaments_round_seating", args=[drafted.pk])
-        return format_html('<a href="{}">edit the tables</a>', url)
+        return format_html('<a href="{}">{}</a>', url, gettext("edit the tables"))
 
     def get_urls(self) -> list[Any]:
         seating_page = self.admin_site.admin_view(self.seating_view)
@@ -166,15 +167,14 @@ class RoundAdmin(admin.ModelAdmin):
             except refused as error:
                 self.message_user(request, str(error), messages.ERROR)
             else:
-                self.message_user(
-                    request,
-                    f"The tables of round {drafted.number} are saved: publish them when ready.",
-                    messages.SUCCESS,
+                saved = gettext(
+                    "The tables of round %(number)s are saved: publish them when ready."
                 )
+                self.message_user(request, saved % {"number": drafted.number}, messages.SUCCESS)
                 return redirect("admin:tournaments_tournament_change", drafted.tournament_id)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Tables of {drafted}",
+            "title": gettext("Tables of %(round)s") % {"round": drafted},
             "opts": self.opts,
             "round": drafted,
             "seating": text,

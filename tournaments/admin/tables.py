@@ -8,6 +8,8 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import ResultEntry, Table
 
@@ -40,11 +42,15 @@ class TableAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.display(description="score lines")
+    @admin.display(description=_("score lines"))
     def score_lines(self, table: Table) -> SafeString:
         lines = table.score_lines.select_related("entry").order_by("deal", "entry__name")
         return format_html(
-            "<table><tr><th>deal</th><th>player</th><th>points</th><th>won</th></tr>{}</table>",
+            "<table><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>{}</table>",
+            gettext("deal"),
+            gettext("player"),
+            gettext("points"),
+            gettext("won"),
             format_html_join(
                 "",
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",

@@ -13,8 +13,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import path, reverse
-from django.utils.translation import get_language
-from django.utils.translation import gettext as _
+from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext_lazy as _
 
 from switchsite.api.parsing import whole_number
 from switchsite.problems import problem_classes
@@ -28,12 +28,15 @@ from tournaments.powers import Power, has_power
 class RoundFilter(admin.SimpleListFilter):
     """Tournaments by the number of rounds published so far."""
 
-    title = "round"
+    title = _("round")
     parameter_name = "round"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         most = max(Tournament.objects.values_list("planned_rounds", flat=True), default=0)
-        return [("0", "not started"), *((str(n), f"round {n}") for n in range(1, most + 1))]
+        return [
+            ("0", gettext("not started")),
+            *((str(n), gettext("round %(number)s") % {"number": n}) for n in range(1, most + 1)),
+        ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         value = self.value()
@@ -101,9 +104,16 @@ class TournamentAdmin(DeskViews):
             except problem_classes() as error:
                 form.add_error(None, str(error))
             else:
-                self.message_user(request, f"{created} is open for registration.", messages.SUCCESS)
+                opened = gettext("%(tournament)s is open for registration.")
+                self.message_user(request, opened % {"tournament": created}, messages.SUCCESS)
                 return redirect("admin:tournaments_tournament_change", created.pk)
-        return self._page(request, "form.html", title="New tournament", form=form, submit="Create")
+        return self._page(
+            request,
+            "form.html",
+            title=gettext("New tournament"),
+            form=form,
+            submit=gettext("Create"),
+        )
 
     def change_view(
         self,
@@ -128,7 +138,7 @@ class TournamentAdmin(DeskViews):
         refused, naming it, so the director cancels it instead."""
         deleted, counts, _, _ = super().get_deleted_objects(objs, request)
         refused = [
-            f"{tournament.name} has recorded results: cancel it instead"
+            gettext("%(name)s has recorded results: cancel it instead") % {"name": tournament.name}
             for tournament in objs
             if selectors.has_results(tournament=tournament)
         ]
@@ -142,18 +152,20 @@ class TournamentAdmin(DeskViews):
         for tournament in queryset:
             self.delete_model(request, tournament)
 
-    @admin.display(description="round", ordering="current_round")
+    @admin.display(description=_("round"), ordering="current_round")
     def current_round(self, tournament: selectors.ListedTournament) -> int:
         return tournament.current_round
 
-    @admin.display(description="entries", ordering="entry_count")
+    @admin.display(description=_("entries"), ordering="entry_count")
     def entry_count(self, tournament: selectors.ListedTournament) -> int:
         return tournament.entry_count
 
-    @admin.action(description="Export standings as CSV (one tournament)")
+    @admin.action(description=_("Export standings as CSV (one tournament)"))
     def export_csv(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         if queryset.count() != 1:
-            self.message_user(request, "Select exactly one tournament to export.", messages.ERROR)
+            self.message_user(
+                request, gettext("Select exactly one tournament to export."), messages.ERROR
+            )
             return None
         tournament = queryset.get()
         standings = selectors.standings_table(tournament=tournament)
@@ -244,19 +256,19 @@ def _desk(tournament: Tournament) -> dict[str, Any]:
         url = reverse(
             "admin:tournaments_tournament_round_withdraw", args=[tournament.pk, seated["number"]]
         )
-        ways_back.append((url, _("Withdraw round %(number)s") % {"number": seated["number"]}))
-        reseat = (url, _("Withdraw it to seat it again"), None)
+        ways_back.append((url, gettext("Withdraw round %(number)s") % {"number": seated["number"]}))
+        reseat = (url, gettext("Withdraw it to seat it again"), None)
     still_open = tournament.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
     if still_open:
         url = reverse("admin:tournaments_tournament_cancel", args=[tournament.pk])
-        ways_back.append((url, _("Cancel the tournament")))
+        ways_back.append((url, gettext("Cancel the tournament")))
     steps: list[tuple[str, str]] = []
     missing = 0
     if drafted is not None:
         number = drafted["number"]
         steps = [
-            ("publish", _("Publish round %(number)s as drafted") % {"number": number}),
-            ("draft", _("Seat round %(number)s afresh") % {"number": number}),
+            ("publish", gettext("Publish round %(number)s as drafted") % {"number": number}),
+            ("draft", gettext("Seat round %(number)s afresh") % {"number": number}),
         ]
         step_url = reverse("admin:tournaments_tournament_step", args=[tournament.pk])
         reseat = (step_url, steps[1][1], "draft")
@@ -267,9 +279,9 @@ def _desk(tournament: Tournament) -> dict[str, Any]:
             steps = [
                 (
                     "start" if number == 1 else "next_round",
-                    _("Seat and publish round %(number)s") % {"number": number},
+                    gettext("Seat and publish round %(number)s") % {"number": number},
                 ),
-                ("draft", _("Seat round %(number)s as a draft") % {"number": number}),
+                ("draft", gettext("Seat round %(number)s as a draft") % {"number": number}),
             ]
     return {
         "desk_steps": steps,

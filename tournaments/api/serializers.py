@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -79,7 +80,7 @@ class TournamentCreateSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["deals_per_round"] is not None and attrs["target"] is not None:
             raise serializers.ValidationError(
-                {"target": ["Give deals_per_round or target, not both."]}
+                {"target": [gettext("Give deals_per_round or target, not both.")]}
             )
         return attrs
 
@@ -101,10 +102,12 @@ class EntrantSerializer(serializers.Serializer):
         named = [kind for kind in ("player", "guest", "bot") if attrs[kind] is not None]
         if len(named) > 1:
             raise serializers.ValidationError(
-                {named[1]: ["Name one of player, guest or bot, not several."]}
+                {named[1]: [gettext("Name one of player, guest or bot, not several.")]}
             )
         if attrs["name"] is not None and attrs["bot"] is None:
-            raise serializers.ValidationError({"name": ["A display name is given to a bot."]})
+            raise serializers.ValidationError(
+                {"name": [gettext("A display name is given to a bot.")]}
+            )
         return attrs
 
 
@@ -117,7 +120,9 @@ class RegisterSerializer(EntrantSerializer):
         attrs = super().validate(attrs)
         single = any(attrs[k] is not None for k in ("player", "guest", "bot"))
         if attrs["entries"] is not None and single:
-            raise serializers.ValidationError({"entries": ["Send entries, or one entrant."]})
+            raise serializers.ValidationError(
+                {"entries": [gettext("Send entries, or one entrant.")]}
+            )
         return attrs
 
 
@@ -129,7 +134,9 @@ class WithdrawSerializer(serializers.Serializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["player"] is not None and attrs["name"] is not None:
-            raise serializers.ValidationError({"name": ["Name a player or an entry, not both."]})
+            raise serializers.ValidationError(
+                {"name": [gettext("Name a player or an entry, not both.")]}
+            )
         return attrs
 
 

@@ -79,7 +79,7 @@ def bot_strategy(game: str, strategy: str, *, play: str) -> str:
     """A bot strategy's name as the game knows it: bots (entrants or filling tables) play online."""
     if play == Tournament.Play.OFFLINE:
         raise errors.BotsNeedOnlinePlay(
-            "Bots need online play: this tournament is played offline, with real cards."
+            gettext("Bots need online play: this tournament is played offline, with real cards.")
         )
     known = bots.strategy_named(game, strategy)
     if known is None:

@@ -60,7 +60,8 @@ def entries_register(*, tournament_id: int, user: User, entrants: Sequence[Entra
                 refused[f"entries[{index}]"] = [error.detail]
         if refused:
             raise errors.InvalidEntries(
-                f"{len(refused)} of {len(entrants)} entries refused; nobody was registered.",
+                gettext("%(refused)s of %(entrants)s entries refused; nobody was registered.")
+                % {"refused": len(refused), "entrants": len(entrants)},
                 errors=refused,
             )
         return entries
@@ -112,9 +113,7 @@ def entry_withdraw(
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-            raise errors.NotRegistering(
-                gettext("The tournament is %(status)s.") % {"status": tournament.status}
-            )
+            raise errors.NotRegistering.closed(tournament.status)
         if name is not None:
             require_power(user, Power.REGISTER)
             entry = Entry.objects.filter(tournament=tournament, name__iexact=name.strip()).first()

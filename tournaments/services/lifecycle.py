@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q, QuerySet
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games import services as game_services
 from games.models import Match
@@ -54,17 +54,30 @@ def round_unpublish(*, tournament_id: int, user: User, round_number: int) -> Rou
         latest = tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number").last()
         if latest is None or latest.number != round_number:
             raise errors.NotLatestRound(
-                f"Round {round_number} is not the latest published round"
-                + (f" (round {latest.number} is)." if latest else "; none is published.")
+                (
+                    gettext(
+                        "Round %(number)s is not the latest published round (round %(latest)s is)."
+                    )
+                    if latest
+                    else gettext(
+                        "Round %(number)s is not the latest published round; none is published."
+                    )
+                )
+                % {"number": round_number, "latest": latest.number if latest else None}
             )
         ended = Q(recorded_at__isnull=False) | Q(match__status=Match.Status.FINISHED)
         ended_numbers = latest.tables.filter(ended).order_by("number").values_list("number")
         ended_tables = [str(number) for (number,) in ended_numbers]
         if ended_tables:
-            tables = "tables" if len(ended_tables) > 1 else "table"
             raise errors.RoundHasResults(
-                f"Round {round_number} has results ({tables} {', '.join(ended_tables)}): "
-                "correct them instead of withdrawing it."
+                ngettext(
+                    "Round %(number)s has results (table %(tables)s): correct them instead of "
+                    "withdrawing it.",
+                    "Round %(number)s has results (tables %(tables)s): correct them instead of "
+                    "withdrawing it.",
+                    len(ended_tables),
+                )
+                % {"number": round_number, "tables": ", ".join(ended_tables)}
             )
         tournament.rounds.filter(status=Round.Status.DRAFT).delete()
         _abandon(Table.objects.filter(round=latest), ROUND_WITHDRAWN)
@@ -101,7 +114,8 @@ def tournament_delete(*, tournament_id: int, user: User) -> None:
         tables = Table.objects.filter(round__tournament=tournament)
         if selectors.has_results(tournament=tournament):
             raise errors.HasResults(
-                f"{tournament.name} has recorded results: cancel it instead of deleting it."
+                gettext("%(name)s has recorded results: cancel it instead of deleting it.")
+                % {"name": tournament.name}
             )
         _abandon(tables, TOURNAMENT_DELETED)
         # Seats, byes and score lines protect their entries, entries their guests' users: the

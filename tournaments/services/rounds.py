@@ -123,8 +123,8 @@ def _draft(tournament: Tournament) -> Round:
     entries = selectors.seatable_entries(tournament=tournament, number=number)
     if selectors.entries_missing(tournament=tournament):
         raise errors.NotEnoughEntries(
-            f"{len(entries)} active entries present; a table of {tournament.ruleset} needs "
-            f"{bounds.min_players}."
+            gettext("%(present)s active entries present; a table of %(ruleset)s needs %(needed)s.")
+            % {"present": len(entries), "ruleset": tournament.ruleset, "needed": bounds.min_players}
         )
     if tournament.seating == SeatingMode.SWISS:
         order = {

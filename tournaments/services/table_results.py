@@ -9,12 +9,14 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import services as game_services
 from games.models import Match, RatedResult
 from switchgame import catalog, protocol
 from switchgame.tournament import results
 from switchgame.tournament.scoring import Scoring
+from switchsite.problems import said
 from switchsite.tasks import publish_after_commit
 from tournaments import errors, selectors
 from tournaments.models import Entry, ResultEntry, Round, ScoreLine, Table, Tournament
@@ -96,8 +98,11 @@ def table_result_enter(
         has_result = table.outcome in (Table.Outcome.PLAYED, Table.Outcome.ENTERED)
         if has_result and not replace:
             raise errors.ResultRecorded(
-                f"Table {table_number} of round {round_number} has a result; "
-                'send "replace": true to correct it.'
+                gettext(
+                    'Table %(table)s of round %(round)s has a result; send "replace": true to '
+                    "correct it."
+                )
+                % {"table": table_number, "round": round_number}
             )
         names = [seat.entry.name for seat in table.seats.select_related("entry").order_by("seat")]
         table_format = selectors.table_format(tournament=tournament, names=names)
@@ -105,13 +110,16 @@ def table_result_enter(
             hands = results.hands_from_result(table_format, result)
         except results.ResultInvalid as error:
             raise errors.InvalidResult(
-                "The result cannot be right: see errors.", errors=error.errors
+                gettext("The result cannot be right: see errors."), errors=error.errors
             ) from None
         implausible = results.implausible_tallies(table_format, result)
         if implausible and not confirm:
             raise errors.ImplausibleTally(
-                f"Unusually high tallies ({'; '.join(implausible)}): check them, then send "
-                '"confirm": true to record them.'
+                gettext(
+                    'Unusually high tallies (%(tallies)s): check them, then send "confirm": true '
+                    "to record them."
+                )
+                % {"tallies": "; ".join(said(tally) for tally in implausible)}
             )
         if table.match is not None and table.match.status == Match.Status.ACTIVE:
             game_services.match_abandon(

@@ -9,11 +9,11 @@ from django.template.defaultfilters import floatformat
 from django.utils import dateformat, timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from switchgame.tournament.scoring import Ranking, tiebreak_order
-from tournaments.models import Tournament
+from tournaments.models import Table, Tournament
 
 register = template.Library()
 
@@ -22,23 +22,23 @@ register = template.Library()
 CLUB_TIME_FORMATS = {"time": "H:i T", "date": "D j M Y, H:i T", "day": "D j M Y"}
 
 TIEBREAK_NAMES = {
-    "conceded": "tallies conceded (fewer first)",
-    "table_share": "share of the table's points",
-    "opponents_score": "opponents' score",
-    "deals_won": "deals won",
-    "head_to_head": "head to head",
-    "lot": "a fixed lot",
+    "conceded": _("tallies conceded (fewer first)"),
+    "table_share": _("share of the table's points"),
+    "opponents_score": _("opponents' score"),
+    "deals_won": _("deals won"),
+    "head_to_head": _("head to head"),
+    "lot": _("a fixed lot"),
 }
 
 
 # The standings' tie-break columns, as short as a phone's table needs.
 TIEBREAK_HEADINGS = {
-    "conceded": gettext_lazy("in hand"),
-    "table_share": gettext_lazy("table share"),
-    "opponents_score": gettext_lazy("opponents"),
-    "deals_won": gettext_lazy("deals won"),
-    "head_to_head": gettext_lazy("head to head"),
-    "lot": gettext_lazy("lot"),
+    "conceded": _("in hand"),
+    "table_share": _("table share"),
+    "opponents_score": _("opponents"),
+    "deals_won": _("deals won"),
+    "head_to_head": _("head to head"),
+    "lot": _("lot"),
 }
 
 
@@ -83,19 +83,37 @@ def table_score(result: dict[str, Any] | None, name: str) -> str:
     ]
     shown = f"{points} = {' + '.join(map(str, won_from))}" if points and won_from else str(points)
     held = result["conceded"].get(name, 0)
-    return _("%(points)s · %(held)s in hand") % {"points": shown, "held": held} if held else shown
+    return (
+        gettext("%(points)s · %(held)s in hand") % {"points": shown, "held": held}
+        if held
+        else shown
+    )
 
 
 @register.simple_tag
 def ranking_rule(tournament: Tournament) -> str:
     """How the standings are ranked, tie-breaks in the order used, in a sentence for the pages."""
-    added = "added up" if tournament.ranking == Ranking.TOTAL else "averaged"
-    breaks = ", ".join(TIEBREAK_NAMES[name] for name in tiebreak_order(tournament.scoring))
-    return (
-        f"Ranked by score: at each table the share of opponents outscored (a tie counts one "
-        f"half), {added} over the rounds; on equal score, more tables played first (a bye never "
-        f"outranks a game); then {breaks}. Points: the raw total."
+    breaks = ", ".join(str(TIEBREAK_NAMES[name]) for name in tiebreak_order(tournament.scoring))
+    rule = (
+        gettext(
+            "Ranked by score: at each table the share of opponents outscored (a tie counts one "
+            "half), added up over the rounds; on equal score, more tables played first (a bye "
+            "never outranks a game); then %(tiebreaks)s. Points: the raw total."
+        )
+        if tournament.ranking == Ranking.TOTAL
+        else gettext(
+            "Ranked by score: at each table the share of opponents outscored (a tie counts one "
+            "half), averaged over the rounds; on equal score, more tables played first (a bye "
+            "never outranks a game); then %(tiebreaks)s. Points: the raw total."
+        )
     )
+    return rule % {"tiebreaks": breaks}
+
+
+@register.filter
+def result_source(source: str) -> str:
+    """Where a table's result came from (``Table.Outcome``), in words."""
+    return str(Table.Outcome(source).label)
 
 
 @register.filter
