@@ -332,11 +332,15 @@ def migrate(env: Mapping[str, str]) -> None:
     )
 
 
-# The scripts' clients ask as fast as answers come and register many players: no throttle may
-# answer them 429.
+# The scripts' clients ask as fast as answers come, register many players and follow one feed
+# from many streams: no throttle or fair-share cap may answer them 429 or 409.
 UNTHROTTLED = {
     "THROTTLE_USER_RATE": "10000000/minute",
     "THROTTLE_REGISTRATION_RATE": "10000000/minute",
+    "STREAMS_PER_TOKEN": "1000000",
+    "STREAMS_PER_ADDRESS": "1000000",
+    "USER_OPEN_MATCHES": "1000000",
+    "USER_BOT_SEATS": "1000000",
 }
 
 

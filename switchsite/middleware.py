@@ -36,8 +36,21 @@ from switchsite.problems import (
     DATABASE_RETRY_AFTER,
     DATABASE_UNAVAILABLE,
     PROBLEM_CONTENT_TYPE,
+    ServiceError,
     problem_body,
 )
+
+
+def problem_response_json(error: ServiceError) -> JsonResponse:
+    """A service's refusal as a problem document outside DRF (plain Django views)."""
+    response = JsonResponse(
+        problem_body(error.status, error.code, error.detail, **error.extra),
+        status=error.status,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )
+    if error.retry_after is not None:
+        response["Retry-After"] = str(error.retry_after)
+    return response
 
 
 def problem_json(status: int, code: str, detail: str, **headers: str) -> JsonResponse:

@@ -56,6 +56,20 @@ class InvalidHeader(ServiceError):
     status, code = 400, "invalid_header"
 
 
+class LimitReached(ServiceError):
+    """A fair-share limit of one user or address (docs/operations.md, "Fair shares"); the problem
+    names the limit (its setting) and what it allows."""
+
+    status, code = 409, "limit_reached"
+
+    def __init__(self, detail: str, *, limit: str, allowed: int, retry_after: int | None = None):
+        super().__init__(detail, retry_after=retry_after, limit=limit, allowed=allowed)
+
+
+class TooManyStreams(LimitReached):
+    status, code = 429, "too_many_streams"
+
+
 # Errors of libraries that know nothing of HTTP (the rules engines), with the status and code the
 # API answers them with; registered by the app that uses them (see games.errors).
 _REGISTERED: dict[type[Exception], tuple[int, str]] = {}

@@ -364,6 +364,15 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.integer(
     "DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024, minimum=1
 )
 
+# Fair shares (docs/operations.md, "Fair shares"): how much of the service one user may hold at
+# once. Matches a user has created that are waiting or being played (the API's POST /matches/);
+# server-bot seats in them; streams open per token, and per address for anonymous live pages (a
+# club's phones behind one address), each counted per web process.
+USER_OPEN_MATCHES = env.integer("USER_OPEN_MATCHES", default=50, minimum=1)
+USER_BOT_SEATS = env.integer("USER_BOT_SEATS", default=16, minimum=0)
+STREAMS_PER_TOKEN = env.integer("STREAMS_PER_TOKEN", default=20, minimum=1)
+STREAMS_PER_ADDRESS = env.integer("STREAMS_PER_ADDRESS", default=50, minimum=1)
+
 # Long polls and Server-Sent Events wait for a commit notification (games.notifier), not a timer.
 # A stream ends after SSE_MAX_SECONDS (the client reconnects with Last-Event-ID) and sends a comment
 # line after SSE_KEEPALIVE_SECONDS of silence. Waiting requests read the database through

@@ -18,6 +18,7 @@ import tests.hypothesis_profiles  # noqa: F401
 from games import selectors
 from games.models import Match
 from switchsite.celery import app as celery_app
+from switchsite.serving import streamcaps
 from tests import openapi
 
 IN_CI = os.environ.get("CI") == "true"
@@ -62,6 +63,13 @@ def fresh_cache() -> Iterator[None]:
     cache.key_prefix = f"test-{uuid.uuid4().hex}"
     yield
     cache.key_prefix = prefix
+
+
+@pytest.fixture(autouse=True)
+def no_streams_open() -> None:
+    """Each test starts with no stream counted against its holders' caps: the test client leaves
+    the streams it was answered unclosed (switchsite.serving.streamcaps)."""
+    streamcaps.open_streams = streamcaps.OpenStreams()
 
 
 @pytest.fixture(autouse=True, scope="session")

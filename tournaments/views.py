@@ -12,10 +12,17 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import BadRequest
 from django.db.models import Min
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    StreamingHttpResponse,
+)
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -23,6 +30,9 @@ from django.utils.translation import gettext
 from switchsite.api.parsing import whole_number
 from switchsite.asyncdb import run_sync
 from switchsite.languages import chosen_language, spoken
+from switchsite.middleware import problem_response_json
+from switchsite.problems import TooManyStreams
+from switchsite.serving import streamcaps
 from tournaments import errors, live, selectors, series
 from tournaments.models import Round, Series, Tournament
 from tournaments.powers import Power, has_power
@@ -82,18 +92,20 @@ def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
     )
 
 
-async def live_events(request: HttpRequest, tournament_id: int) -> StreamingHttpResponse:
+async def live_events(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     """The pages' ``changed`` events (Server-Sent Events) after the revision they were drawn at."""
     user = await request.auser()
     await run_sync(_shown, tournament_id, viewer=user)
-    return _event_stream(live.stream(tournament_id, _after(request)))
+    return _event_stream(request, user, live.stream(tournament_id, _after(request)))
 
 
-async def series_live_events(request: HttpRequest, series_id: int) -> StreamingHttpResponse:
+async def series_live_events(request: HttpRequest, series_id: int) -> HttpResponseBase:
     """The series page's ``changed`` events: a write to any of its tournaments."""
     user = await request.auser()
     tournament_ids = await run_sync(_series_tournament_ids, series_id, viewer=user)
-    return _event_stream(live.series_stream(series_id, tournament_ids, _after(request)))
+    return _event_stream(
+        request, user, live.series_stream(series_id, tournament_ids, _after(request))
+    )
 
 
 def _after(request: HttpRequest) -> int:
@@ -105,8 +117,21 @@ def _after(request: HttpRequest) -> int:
     return after
 
 
-def _event_stream(events: AsyncIterator[str]) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(events, content_type="text/event-stream")
+def _event_stream(
+    request: HttpRequest, viewer: User | AnonymousUser, events: AsyncIterator[str]
+) -> HttpResponseBase:
+    """The stream, counted against the viewer's ``STREAMS_PER_ADDRESS`` (an anonymous viewer's
+    address, a signed-in one's account) while open; beyond it, 429."""
+    holder = f"user:{viewer.pk}" if viewer.is_authenticated else streamcaps.address_holder(request)
+    try:
+        end = streamcaps.open_streams.hold(
+            holder, settings.STREAMS_PER_ADDRESS, "STREAMS_PER_ADDRESS"
+        )
+    except TooManyStreams as refused:
+        return problem_response_json(refused)
+    response = streamcaps.counted(
+        StreamingHttpResponse(events, content_type="text/event-stream"), end
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext
@@ -28,6 +29,7 @@ from switchsite.api.schema import IDEMPOTENCY_KEY, INCARNATION_HEADER, SSE_EVENT
 from switchsite.asyncdb import run_shared, run_sync
 from switchsite.encoding import json_bytes
 from switchsite.requests import AuthenticatedRequest
+from switchsite.serving import streamcaps
 
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID", str, OpenApiParameter.HEADER, description="Resume after this event's seq."
@@ -410,9 +412,14 @@ def _resume_point(request: Request) -> int:
 
 
 def _stream_response(
-    events: AsyncIterator[str], of_incarnation: str | None = None
+    request: Request, events: AsyncIterator[str], of_incarnation: str | None = None
 ) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    """The stream, counted against its token's ``STREAMS_PER_TOKEN`` (429 beyond it) while open."""
+    holder = f"token:{request.auth.pk}" if request.auth is not None else f"user:{request.user.pk}"
+    end = streamcaps.open_streams.hold(holder, settings.STREAMS_PER_TOKEN, "STREAMS_PER_TOKEN")
+    response = streamcaps.counted(
+        StreamingHttpResponse(events, content_type="text/event-stream"), end
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     if of_incarnation is not None:
@@ -449,7 +456,7 @@ class MatchStreamView(SeatLinkOwnSeat, StreamView):
         after = _resume_point(request)
         await read(after, 1)  # 404 or 410 before the stream starts
         events = waiting.event_stream(read, [notifier.match_topic(match_id)], after)
-        return _stream_response(events, of_incarnation)
+        return _stream_response(request, events, of_incarnation)
 
 
 class FeedStreamView(SeatLinkOwnFeed, StreamView):
@@ -476,7 +483,7 @@ class FeedStreamView(SeatLinkOwnFeed, StreamView):
         after = _resume_point(request)
         await read(after, 1)  # 410 before the stream starts
         events = waiting.event_stream(read, [notifier.feed_topic(request.user.pk)], after)
-        return _stream_response(events, of_incarnation)
+        return _stream_response(request, events, of_incarnation)
 
 
 class LobbyStreamView(StreamView):
@@ -487,7 +494,7 @@ class LobbyStreamView(StreamView):
     )
     async def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:
         events = waiting.change_stream([notifier.lobby_topic()], _resume_point(request))
-        return _stream_response(events)  # no history, so no incarnation to check
+        return _stream_response(request, events)  # no history, so no incarnation to check
 
 
 # --- challenges --------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -29,6 +30,7 @@ from switchgame import bots, catalog, protocol
 from switchgame.decision import Abandon, Start
 from switchgame.records.replay import turn_defaults
 from switchsite import metrics
+from switchsite.problems import LimitReached
 
 RESIGN_POLICIES = ("bot", "forfeit")
 # Who plays on for a player who resigns or runs out of time three times (both games have one).
@@ -76,6 +78,9 @@ def match_create(
     """
     info = catalog.find_ruleset(ruleset)
     game = catalog.new_game(ruleset, seats, options, deals=deals, target=target)
+    # A player's own match counts against their fair share; a tournament's tables and an accepted
+    # challenge's match (which say who sits where) do not.
+    creates_own_match = players is None
     if players is None:
         players = [creator, *[None] * (seats - 1)]
     if len(players) != seats:
@@ -96,6 +101,8 @@ def match_create(
         raise protocol.InvalidOptions(
             gettext("on_resign must be one of %(value)s") % {"value": ", ".join(RESIGN_POLICIES)}
         )
+    if creates_own_match:
+        within_fair_share(creator, bot_seats=len(bot_seats))
 
     with transaction.atomic():
         for user in {p.pk: p for p in players if p is not None}.values():
@@ -127,6 +134,40 @@ def match_create(
         )
         notifier.wake_on_commit(notifier.lobby_topic())
     return match
+
+
+def within_fair_share(creator: User, *, bot_seats: int) -> None:
+    """Refuse a new match of the creator's own beyond their share (docs/operations.md, "Fair
+    shares"): ``USER_OPEN_MATCHES`` matches waiting or being played, ``USER_BOT_SEATS`` server-bot
+    seats in them — so that one player's bots never keep the workers from another's."""
+    open_matches = Match.objects.filter(
+        created_by=creator, status__in=(Match.Status.WAITING, Match.Status.ACTIVE)
+    )
+    allowed = settings.USER_OPEN_MATCHES
+    if open_matches.count() >= allowed:
+        raise LimitReached(
+            gettext(
+                "You have %(allowed)d matches waiting or being played already: finish or resign "
+                "one first."
+            )
+            % {"allowed": allowed},
+            limit="USER_OPEN_MATCHES",
+            allowed=allowed,
+        )
+    allowed = settings.USER_BOT_SEATS
+    if bot_seats and (
+        Seat.objects.filter(match__in=open_matches).exclude(bot_strategy="").count() + bot_seats
+        > allowed
+    ):
+        raise LimitReached(
+            gettext(
+                "Your matches waiting or being played may have %(allowed)d server bots in all: "
+                "finish one first, or ask for fewer bots."
+            )
+            % {"allowed": allowed},
+            limit="USER_BOT_SEATS",
+            allowed=allowed,
+        )
 
 
 def validated_bots(

@@ -37,6 +37,15 @@ class ProblemSerializer(serializers.Serializer):
         help_text="`cursor_expired` only: the incarnation of the database now, to send with the "
         "new cursor.",
     )
+    limit = serializers.CharField(
+        required=False,
+        help_text="`limit_reached` and `too_many_streams` only: the limit, by the server's setting "
+        "(`USER_OPEN_MATCHES`, `USER_BOT_SEATS`, `STREAMS_PER_TOKEN`, `STREAMS_PER_ADDRESS`).",
+    )
+    allowed = serializers.IntegerField(
+        required=False,
+        help_text="`limit_reached` and `too_many_streams` only: what the limit allows.",
+    )
 
 
 PROBLEM = OpenApiResponse(ProblemSerializer, description="A problem document (RFC 9457).")

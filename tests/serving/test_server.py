@@ -34,7 +34,7 @@ STREAMS = 50
 
 @pytest.fixture(scope="module")
 def server(start_server: Any) -> Server:
-    return start_server(workers=2)
+    return start_server(workers=2, STREAMS_PER_TOKEN=STREAMS)  # two players follow fifty streams
 
 
 @pytest.fixture(scope="module")
