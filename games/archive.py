@@ -24,6 +24,7 @@ from games import errors
 from games.models import Match, MatchEvent, Seat
 from games.selectors import REVEALED_STATUSES, bot_account
 from switchgame.records.gamerecord import Record, deals_from_log, game_record, record_from_log
+from switchgame.words import quoted
 from switchsite.problems import problem_body
 
 # How many matches an export reads at once: three queries per chunk (matches, seats, events of
@@ -77,7 +78,7 @@ def player_id_named(*, username: str) -> int:
     user = User.objects.filter(username=username, player__isnull=False).first()
     if user is None:
         raise errors.PlayerNotFound(
-            gettext("No player is called %(username)r.") % {"username": username}
+            gettext("No player is called %(username)s.") % {"username": quoted(username)}
         )
     return user.pk
 

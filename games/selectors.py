@@ -32,6 +32,7 @@ from games.models import (
 from switchgame import catalog, ratings
 from switchgame.protocol import Event, GameState
 from switchgame.shuffle import seed_commitment
+from switchgame.words import quoted
 from switchsite import incarnation
 from switchsite.models import ApiToken
 
@@ -348,7 +349,7 @@ def player_page(*, username: str) -> dict[str, Any]:
     player = Player.objects.select_related("user").filter(user__username=username).first()
     if player is None:
         raise errors.PlayerNotFound(
-            gettext("No player is called %(username)r.") % {"username": username}
+            gettext("No player is called %(username)s.") % {"username": quoted(username)}
         )
     held = {r.game: r for r in Rating.objects.filter(holder=ratings.user_holder(player.user_id))}
     fresh = ratings.initial_rating()
@@ -382,7 +383,7 @@ def player_matches(*, username: str, status: str | None = None) -> QuerySet[Matc
     user = User.objects.filter(username=username, player__isnull=False).first()
     if user is None:
         raise errors.PlayerNotFound(
-            gettext("No player is called %(username)r.") % {"username": username}
+            gettext("No player is called %(username)s.") % {"username": quoted(username)}
         )
     matches = Match.objects.filter(seats__player=user).select_related("created_by__player")
     if status:

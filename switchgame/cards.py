@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from switchgame.words import quoted
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 BLACK_SUITS = frozenset({0, 3})  # clubs, spades
@@ -54,14 +56,14 @@ def card(rank: int, suit: int) -> int:
 def parse_card(text: object) -> int:
     """Parse a card code, accepting lower case and ``10`` for ``T`` (``"10s"`` → the ten of spades)."""
     if not isinstance(text, str):
-        raise InvalidCard(f"{text!r} is not a card code")
+        raise InvalidCard(f"{quoted(text)} is not a card code")
     code = text.strip().upper()
     if code.startswith("10"):
         code = "T" + code[2:]
     try:
         return CARD_IDS[code]
     except KeyError:
-        raise InvalidCard(f"{text!r} is not a card code") from None
+        raise InvalidCard(f"{quoted(text)} is not a card code") from None
 
 
 def parse_suit(text: object) -> int:
@@ -70,7 +72,7 @@ def parse_suit(text: object) -> int:
         index = SUITS.find(text.strip().upper())
         if index >= 0:
             return index
-    raise InvalidCard(f"{text!r} is not a suit (one of C, D, H, S)")
+    raise InvalidCard(f"{quoted(text)} is not a suit (one of C, D, H, S)")
 
 
 def card_code(card_id: int) -> str:

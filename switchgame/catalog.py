@@ -15,6 +15,7 @@ from switchgame.abbott.game import AbbottGame
 from switchgame.protocol import GameState
 from switchgame.shedding import SheddingGame
 from switchgame.shedding import rulesets as shedding_rulesets
+from switchgame.words import quoted
 
 SHEDDING = "shedding"
 ABBOTT = "abbott"
@@ -65,7 +66,7 @@ def find_ruleset(name: str) -> RulesetInfo:
         return RULESETS[name]
     except (KeyError, TypeError):
         known = ", ".join(RULESETS)
-        raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known}") from None
+        raise UnknownRuleset(f"unknown ruleset {quoted(name)}; known rulesets: {known}") from None
 
 
 def new_game(

@@ -10,6 +10,8 @@ a table's result (:class:`Sentence`).
 
 from __future__ import annotations
 
+import json
+
 
 def N_(message: str) -> str:
     """``message`` itself: marked for the catalogue, translated where it is shown."""
@@ -29,3 +31,12 @@ class Sentence(str):
         made.template = template
         made.values = values
         return made
+
+
+def quoted(value: object) -> str:
+    """``value`` as JSON writes it, for a sentence about what a client sent: the API speaks JSON
+    (``"7Z"``, ``null``, ``true``, ``[1, 2]``), not Python (``'7Z'``, ``None``, ``True``)."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not JSON: said as text
+        return json.dumps(str(value), ensure_ascii=False)

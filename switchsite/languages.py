@@ -14,6 +14,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import translation
 from django.views.i18n import JavaScriptCatalog
 
+from switchgame.words import quoted
+
 _catalog = JavaScriptCatalog.as_view()
 
 
@@ -21,7 +23,7 @@ def javascript_catalog(request: HttpRequest, language: str) -> HttpResponseBase:
     """``gettext()``, ``interpolate()`` and the formats for the browser, in ``language``: its own
     URL for each language, so that a page in a language of its own loads the matching words."""
     if language not in dict(settings.LANGUAGES):
-        raise Http404(f"No catalogue for {language!r}.")
+        raise Http404(f"No catalogue for {quoted(language)}.")
     with translation.override(language):
         response = _catalog(request)
     response["Content-Language"] = language

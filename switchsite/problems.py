@@ -139,13 +139,32 @@ def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str,
 
 
 def _field_errors(detail: Any) -> dict[str, list[str]]:
-    if isinstance(detail, dict):
-        return {
-            field: [str(m) for m in (messages if isinstance(messages, list) else [messages])]
-            for field, messages in detail.items()
-        }
-    messages = detail if isinstance(detail, list) else [detail]
-    return {"non_field_errors": [str(m) for m in messages]}
+    """DRF's validation errors as ``errors``: lists of messages keyed by field, or by place in the
+    body (``scopes[2]``, ``bots[0].seat``) where DRF nests them (a list's items by index, a
+    nested object's fields), ``non_field_errors`` for the body as a whole."""
+    if not isinstance(detail, dict):
+        return {"non_field_errors": _messages(detail)}
+    flat: dict[str, list[str]] = {}
+    for field, errors in detail.items():
+        _flatten(str(field), errors, flat)
+    return flat
+
+
+def _flatten(at: str, errors: Any, flat: dict[str, list[str]]) -> None:
+    if isinstance(errors, dict):
+        for key, nested in errors.items():
+            place = f"{at}[{key}]" if isinstance(key, int) else f"{at}.{key}"
+            _flatten(place, nested, flat)
+    elif isinstance(errors, list) and any(isinstance(e, dict | list) for e in errors):
+        for index, nested in enumerate(errors):  # a list of objects' errors: one per item
+            if nested:
+                _flatten(f"{at}[{index}]", nested, flat)
+    else:
+        flat.setdefault(at, []).extend(_messages(errors))
+
+
+def _messages(detail: Any) -> list[str]:
+    return [str(message) for message in (detail if isinstance(detail, list) else [detail])]
 
 
 def problem_response(

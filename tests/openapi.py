@@ -25,6 +25,8 @@ import fastjsonschema
 from django.http import HttpResponse
 from drf_spectacular.generators import SchemaGenerator
 
+from tests.reprs import python_in_problem
+
 API_PREFIX = "/api/v1/"
 IGNORED = {"nullable", "discriminator", "readOnly", "writeOnly", "example"}
 
@@ -131,8 +133,11 @@ def check_response(method: str, path: str, response: HttpResponse) -> None:
         raise SchemaMismatch(f"{where}: content type {media_type!r} not in {sorted(content)}")
     if getattr(response, "streaming", False) or not media_type.endswith("json"):
         return
+    body = json.loads(response.content)
+    if media_type == "application/problem+json" and (leaks := python_in_problem(body)):
+        raise SchemaMismatch(f"{where}: the problem speaks Python: {leaks}")
     try:
-        _validator(template, method, status, media_type)(json.loads(response.content))
+        _validator(template, method, status, media_type)(body)
     except fastjsonschema.JsonSchemaValueException as error:
         rule = f"{error.rule}: {error.rule_definition}"[:300]
         raise SchemaMismatch(f"{where}: {error.message} ({rule})") from None

@@ -29,6 +29,7 @@ from games.services.players import player_profile
 from switchgame import bots, catalog, protocol
 from switchgame.decision import Abandon, Start
 from switchgame.records.replay import turn_defaults
+from switchgame.words import quoted
 from switchsite import metrics
 from switchsite.problems import LimitReached
 
@@ -187,8 +188,8 @@ def validated_bots(
         if name is None:
             known = ", ".join(bots.strategies_for(game))
             raise errors.InvalidBots(
-                gettext("unknown bot strategy %(strategy)r; known: %(known)s")
-                % {"strategy": strategy, "known": known}
+                gettext("unknown bot strategy %(strategy)s; known: %(known)s")
+                % {"strategy": quoted(strategy), "known": known}
             )
         chosen[seat] = name
     return chosen

@@ -16,6 +16,7 @@ from games import errors
 from games.models import Match, Player
 from games.recording import FeedEntry, feed_append
 from games.services.tokens import account_token
+from switchgame.words import quoted
 from switchsite.models import ApiToken
 
 
@@ -31,7 +32,7 @@ def player_register(*, username: str, password: str, bot: bool = False) -> tuple
     username = unicodedata.normalize("NFKC", username)
     key = name_key(username)
     user_model = get_user_model()
-    taken = errors.UsernameTaken(f"The username {username!r} is taken.")
+    taken = errors.UsernameTaken(f"The username {quoted(username)} is taken.")
     if (
         Player.objects.filter(name_key=key).exists()
         or user_model.objects.filter(username__iexact=username).exists()

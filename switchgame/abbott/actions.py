@@ -9,6 +9,7 @@ from typing import Any
 from switchgame.abbott.state import EMPTY
 from switchgame.cards import InvalidCard, card_code, parse_card
 from switchgame.protocol import InvalidAction, InvalidLayout
+from switchgame.words import quoted
 
 ACTION_FIELDS = {
     "move": frozenset({"action", "to"}),
@@ -30,11 +31,11 @@ def action_name(action: Mapping[str, Any]) -> str:
     name = action.get("action")
     if not isinstance(name, str) or name not in ACTION_FIELDS:
         raise InvalidAction(
-            f"unknown action {name!r}; Abbott's Switch has {', '.join(ACTION_FIELDS)}"
+            f"unknown action {quoted(name)}; Abbott's Switch has {', '.join(ACTION_FIELDS)}"
         )
     extra = set(action) - ACTION_FIELDS[name]
     if extra:
-        raise InvalidAction(f"unexpected field {sorted(extra)[0]!r} in a {name} action")
+        raise InvalidAction(f"unexpected field {quoted(sorted(extra)[0])} in a {name} action")
     if name == "move":
         to = action.get("to")
         if not (isinstance(to, list | tuple) and len(to) == 2 and all(map(_is_int, to))):

@@ -10,7 +10,7 @@ from switchgame.abbott.game import AbbottGame
 from switchgame.abbott.scoring import control_threshold
 from switchgame.abbott.state import GRID_SIZE
 from switchgame.protocol import InvalidOptions
-from switchgame.words import N_
+from switchgame.words import N_, quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,16 +77,20 @@ def create_game(
     """
     preset = RULESETS.get(ruleset)
     if preset is None:
-        raise InvalidOptions(f"unknown Abbott ruleset {ruleset!r}")
+        raise InvalidOptions(f"unknown Abbott ruleset {quoted(ruleset)}")
     low, high = preset.players
     if not (isinstance(players, int) and low <= players <= high):
         raise InvalidOptions(f"{preset.name} is played by {low} players, not {players}")
     fixed = preset.options_json()
     for key, value in (options or {}).items():
         if key not in fixed:
-            raise InvalidOptions(f"unknown option {key!r}: {preset.name} has no house options")
+            raise InvalidOptions(
+                f"unknown option {quoted(key)}: {preset.name} has no house options"
+            )
         if value != fixed[key]:
-            raise InvalidOptions(f"option {key!r} is fixed at {fixed[key]!r} in {preset.name}")
+            raise InvalidOptions(
+                f"option {quoted(key)} is fixed at {quoted(fixed[key])} in {preset.name}"
+            )
     if not (isinstance(deals, int) and not isinstance(deals, bool) and deals >= 1):
         raise InvalidOptions("deals must be a positive whole number")
     if target is None:

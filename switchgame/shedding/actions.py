@@ -13,6 +13,7 @@ from typing import Any, Generic, NoReturn, Self, TypeVar
 
 from switchgame.cards import CARD_CODES, CARD_IDS, SUITS, InvalidCard, parse_card, parse_suit
 from switchgame.protocol import Action, InvalidAction
+from switchgame.words import quoted
 
 PLAY, DRAW, END = 0, 1, 2
 ActionTuple = tuple[int, int, int, bool]
@@ -202,7 +203,7 @@ def parse_action(action: Any) -> ActionTuple:
         raise InvalidAction('an action is an object such as {"action": "draw"}')
     if not action.keys() <= _ACTION_FIELDS:
         unknown = sorted(str(key) for key in action.keys() - _ACTION_FIELDS)
-        raise InvalidAction(f"unknown field {unknown[0]!r} in the action")
+        raise InvalidAction(f"unknown field {quoted(unknown[0])} in the action")
     name = action.get("action")
     if name == "play":
         card_code = action.get("card")
@@ -224,11 +225,11 @@ def parse_action(action: Any) -> ActionTuple:
             raise InvalidAction(str(error)) from None
         announce = action.get("announce")
         if announce is not None and announce != "last_card":
-            raise InvalidAction(f'announce must be "last_card", not {announce!r}')
+            raise InvalidAction(f'announce must be "last_card", not {quoted(announce)}')
         return (PLAY, card_id, suit, announce is not None)
     if name in ("draw", "end_turn"):
         for key in ("card", "suit", "announce"):
             if action.get(key) is not None:
                 raise InvalidAction(f"{name} takes no {key}")
         return DRAW_ACTION if name == "draw" else END_ACTION
-    raise InvalidAction(f"unknown action {name!r}; actions are play, draw and end_turn")
+    raise InvalidAction(f"unknown action {quoted(name)}; actions are play, draw and end_turn")

@@ -11,6 +11,7 @@ from switchgame.cards import CARD_CODES, JOKER_1, InvalidCard, parse_card
 from switchgame.protocol import InvalidLayout
 from switchgame.shedding.rulesets import Rules
 from switchgame.shuffle import DealRng
+from switchgame.words import quoted
 
 
 def turn_starter(rules: Rules, stock: list[int]) -> int:
@@ -38,7 +39,7 @@ def read_layout(
         raise InvalidLayout("a layout is an object with hands, starter and stock")
     unknown = set(layout) - {"hands", "starter", "stock"}
     if unknown:
-        raise InvalidLayout(f"unknown layout field {sorted(unknown)[0]!r}")
+        raise InvalidLayout(f"unknown layout field {quoted(sorted(unknown)[0])}")
 
     def read(cards: Any, where: str) -> list[int]:
         if not isinstance(cards, list):

@@ -47,6 +47,7 @@ from switchgame.cards import (
     SUITS,
 )
 from switchgame.protocol import InvalidOptions
+from switchgame.words import quoted
 
 if TYPE_CHECKING:
     pass
@@ -115,7 +116,9 @@ def pattern_cards(pattern: str) -> frozenset[int]:
     """The cards a pattern names (``"J-black"`` → {JC, JS}); raises ValueError for a bad pattern."""
     match = _PATTERN.match(pattern) if isinstance(pattern, str) else None
     if match is None:
-        raise ValueError(f"{pattern!r} is not a card pattern (e.g. '2', 'AH', 'J-black', 'X')")
+        raise ValueError(
+            f'{quoted(pattern)} is not a card pattern (e.g. "2", "AH", "J-black", "X")'
+        )
     if pattern == "X":
         return frozenset({JOKER_1, JOKER_2})
     rank_letter, suit_letter, colour = match.groups()
@@ -160,7 +163,7 @@ def invalid_option(option: str, why: str) -> InvalidOptions:
 
 def check_int(option: str, value: Any, low: int, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise invalid_option(option, f"must be a whole number, not {value!r}")
+        raise invalid_option(option, f"must be a whole number, not {quoted(value)}")
     if low <= value and (high is None or value <= high):
         return value
     bound = f"from {low} to {high}" if high is not None else f"at least {low}"
@@ -169,13 +172,13 @@ def check_int(option: str, value: Any, low: int, high: int | None = None) -> int
 
 def _check_bool(option: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise invalid_option(option, f"must be true or false, not {value!r}")
+        raise invalid_option(option, f"must be true or false, not {quoted(value)}")
     return value
 
 
 def _check_choice(option: str, value: Any, choices: tuple[str, ...]) -> str:
     if value not in choices:
-        raise invalid_option(option, f"must be one of {', '.join(choices)}, not {value!r}")
+        raise invalid_option(option, f"must be one of {', '.join(choices)}, not {quoted(value)}")
     return str(value)
 
 
@@ -188,7 +191,9 @@ def _normalise_effect(pattern: str, effect: Any) -> dict[str, Any]:
     unknown = set(effect) - _EFFECT_KEYS
     if unknown:
         names = ", ".join(sorted(_EFFECT_KEYS))
-        raise invalid_option(where, f"unknown effect {sorted(unknown)[0]!r}; effects are {names}")
+        raise invalid_option(
+            where, f"unknown effect {quoted(sorted(unknown)[0])}; effects are {names}"
+        )
     out: dict[str, Any] = {}
     for key in ("draw", "stack_draw", "skip"):
         if key in effect:
@@ -278,7 +283,7 @@ def _check_by_players(option: str, value: Any, low: int, high: int) -> int | dic
         for key, item in value.items():
             if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= MAX_PLAYERS):
                 raise invalid_option(
-                    option, f"keys are player counts from 1 to {MAX_PLAYERS}, not {key!r}"
+                    option, f"keys are player counts from 1 to {MAX_PLAYERS}, not {quoted(key)}"
                 )
             steps[str(int(key))] = check_int(f"{option}.{key}", item, low, high)
         return dict(sorted(steps.items(), key=lambda kv: int(kv[0])))
@@ -343,7 +348,7 @@ def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
         raise invalid_option(
             "last_card_penalty",
             "must be none, draw_N, no_finish, no_finish_draw_N or skip_and_draw_1 "
-            f"(N from 1 to 9), not {penalty!r}",
+            f"(N from 1 to 9), not {quoted(penalty)}",
         )
     out["last_card_penalty"] = penalty
     powers = o["powers"]

@@ -36,7 +36,7 @@ from switchgame.shedding.options import (
     specificity,
     value_for_players,
 )
-from switchgame.words import N_
+from switchgame.words import N_, quoted
 
 if TYPE_CHECKING:
     from switchgame.shedding import SheddingGame
@@ -170,7 +170,7 @@ class Rules:
         low, high = ruleset.players
         if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
             raise invalid_option(
-                "players", f"{ruleset.name} is for {low} to {high} players, not {players!r}"
+                "players", f"{ruleset.name} is for {low} to {high} players, not {quoted(players)}"
             )
         decks = value_for_players(o["decks"], players)
         hand_size = value_for_players(o["hand_size"], players)
@@ -466,7 +466,7 @@ def find_ruleset(name: str) -> RuleSet:
         return RULESETS[name]
     except (KeyError, TypeError):
         raise UnknownRuleset(
-            f"unknown ruleset {name!r}; shedding rulesets are {', '.join(RULESETS)}"
+            f"unknown ruleset {quoted(name)}; shedding rulesets are {', '.join(RULESETS)}"
         ) from None
 
 

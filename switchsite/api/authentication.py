@@ -26,6 +26,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
+from switchgame.words import quoted
 from switchsite.models import ApiToken
 
 NAMED_TOKEN_PREFIX = "swt_"
@@ -92,7 +93,8 @@ def _check_scope(request: Request, token: ApiToken) -> None:
     needed = ApiToken.Scope.READ if request.method in SAFE_METHODS else ApiToken.Scope.PLAY
     if needed not in token.scopes:
         raise _insufficient(
-            gettext("This token's scopes do not include %(scope)r.") % {"scope": needed.value}
+            gettext("This token's scopes do not include %(scope)s.")
+            % {"scope": quoted(needed.value)}
         )
 
 

@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from switchgame.words import quoted
 from switchsite.models import IdempotentRequest
 from switchsite.problems import PROBLEM_CONTENT_TYPE, IdempotencyKeyReused, InvalidHeader
 
@@ -75,8 +76,8 @@ def _claim(user: Any, key: str, fingerprint: str) -> IdempotentRequest | Respons
         return earlier
     if earlier.fingerprint != fingerprint:
         raise IdempotencyKeyReused(
-            gettext("The %(header)s %(key)r was used for a different request.")
-            % {"header": HEADER, "key": key}
+            gettext("The %(header)s %(key)s was used for a different request.")
+            % {"header": HEADER, "key": quoted(key)}
         )
     # Claimed in its request's transaction, a key is committed with its answer.
     assert earlier.response_status is not None

@@ -14,6 +14,7 @@ from rest_framework.exceptions import NotAcceptable, ParseError, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 
+from switchgame.words import quoted
 from switchsite.api.converters import MAX_DIGITS
 
 # A number the API reads from a query, a header or a path: ASCII digits, at most MAX_DIGITS of
@@ -118,5 +119,6 @@ class ContentNegotiation(DefaultContentNegotiation):
             return super().filter_renderers(renderers, format)
         except Http404:
             raise NotAcceptable(
-                gettext("This endpoint does not answer in format %(format)r.") % {"format": format}
+                gettext("This endpoint does not answer in format %(format)s.")
+                % {"format": quoted(format)}
             ) from None

@@ -79,7 +79,7 @@ def test_unknown_ruleset() -> None:
         ({"two_player_reverse": "pass"}, "two_player_reverse"),
         ({"powers": []}, "powers: must map"),
         ({"powers": {"2Z": {"draw": 2}}}, "is not a card pattern"),
-        ({"powers": {"5": {"fly": True}}}, "powers.5: unknown effect 'fly'"),
+        ({"powers": {"5": {"fly": True}}}, 'powers.5: unknown effect "fly"'),
         ({"powers": {"5": {"draw": "2"}}}, "powers.5.draw"),
         ({"powers": {"5": {"skip_chain": "pass"}}}, "only a card that skips"),
         ({"powers": {"5": {"stacked_by": ["5"]}}}, "only a pick-up"),

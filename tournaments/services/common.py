@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from games import errors as game_errors
 from switchgame import bots, catalog
 from switchgame.tournament import meetings, seating
+from switchgame.words import quoted
 from tournaments import errors, live
 from tournaments.models import Bye, Round, TableSeat, Tournament
 
@@ -85,7 +86,7 @@ def bot_strategy(game: str, strategy: str, *, play: str) -> str:
     if known is None:
         names = ", ".join(bots.strategies_for(game))
         raise game_errors.InvalidBots(
-            gettext("unknown bot strategy %(strategy)r; known: %(names)s")
-            % {"strategy": strategy, "names": names}
+            gettext("unknown bot strategy %(strategy)s; known: %(names)s")
+            % {"strategy": quoted(strategy), "names": names}
         )
     return known

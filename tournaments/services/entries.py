@@ -13,6 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from switchgame import catalog
+from switchgame.words import quoted
 from switchsite.problems import ServiceError
 from tournaments import errors
 from tournaments.models import Entry, Tournament
@@ -136,7 +137,7 @@ def _entrant(user: User, username: str | None) -> User:
     entrant = get_user_model().objects.filter(username=username).first()
     if entrant is None:
         raise errors.UnknownPlayer(
-            gettext("There is no player %(username)r.") % {"username": username}
+            gettext("There is no player %(username)s.") % {"username": quoted(username)}
         )
     return entrant
 
@@ -183,6 +184,7 @@ def _free_name(tournament: Tournament, name: str) -> str:
         raise errors.InvalidEntries(gettext("A display name cannot be blank."))
     if Entry.objects.filter(tournament=tournament, name__iexact=display).exists():
         raise errors.NameTaken(
-            gettext("An entry named %(display)r is already registered.") % {"display": display}
+            gettext("An entry named %(display)s is already registered.")
+            % {"display": quoted(display)}
         )
     return display

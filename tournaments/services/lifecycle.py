@@ -13,6 +13,7 @@ from django.utils.translation import gettext, ngettext
 
 from games import services as game_services
 from games.models import Match
+from switchgame.words import quoted
 from tournaments import errors, selectors
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.powers import Power, require_power
@@ -34,7 +35,7 @@ def entry_checkin(*, tournament_id: int, user: User, name: str, present: bool) -
         entry = Entry.objects.filter(tournament=tournament, name__iexact=name.strip()).first()
         if entry is None:
             raise errors.NotRegistered(
-                gettext("Nobody named %(value)r is entered.") % {"value": name.strip()}
+                gettext("Nobody named %(value)s is entered.") % {"value": quoted(name.strip())}
             )
         entry.present = present
         entry.save(update_fields=["present"])
