@@ -23,8 +23,18 @@ def step(admin_client, name: str, tournament: Tournament):
     return admin_client.post(f"{CHANGELIST}{tournament.pk}/step/", {"step": name}, follow=True)
 
 
+WAY_FORWARD = re.compile(r' <a href="(?P<url>[^"]+)">(?P<label>[^<]+)</a>$')
+
+
 def messages_shown(response) -> list[str]:
-    return [str(message) for message in response.context["messages"]]
+    """The messages' words (a refusal's way forward, its link, left off)."""
+    return [WAY_FORWARD.sub("", str(message)) for message in response.context["messages"]]
+
+
+def ways_forward(response) -> list[tuple[str, str] | None]:
+    """Each message's way forward: its link's URL and words (``None``: it has none)."""
+    found = [WAY_FORWARD.search(str(message)) for message in response.context["messages"]]
+    return [(match["url"], match["label"]) if match else None for match in found]
 
 
 def test_the_desk_offers_the_next_step_and_refuses_an_early_next_round(human_event, admin_client):
@@ -36,8 +46,10 @@ def test_the_desk_offers_the_next_step_and_refuses_an_early_next_round(human_eve
 
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
-    refused = step(admin_client, "next_round", tournament).content.decode()
-    assert "Tables of the current round are still playing." in refused
+    refused = step(admin_client, "next_round", tournament)
+    assert messages_shown(refused) == ["Tables of the current round are still playing."]
+    first_table = f"{CHANGELIST}{tournament.pk}/rounds/1/tables/1/result/"
+    assert ways_forward(refused) == [(first_table, "Enter table 1&#x27;s result")]
     assert Round.objects.filter(tournament=tournament).count() == 1
     page = admin_client.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
     assert "adjudicate" in page  # each playing table links to its result form
@@ -378,9 +390,20 @@ def test_the_admin_deletes_a_started_tournament_without_results(human_event, adm
 def test_the_admin_names_a_tournament_with_results_instead_of_deleting_it(
     human_event, admin_client
 ):
-    tournament = finished_event(human_event, 4)
+    tournament = human_event(4, table_size=4, rounds=2)
+    first = services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    for table in first.tables.all():
+        end_match(table.match_id, won_by_seat_0(4, 20))
     asked = admin_client.get(f"{CHANGELIST}{tournament.pk}/delete/").content.decode()
-    assert f"{tournament.name} has recorded results: cancel it instead" in asked
+    assert f"{tournament.name} has recorded results: it is not deleted" in asked
+    assert "protected related objects" not in asked
+    cancel = f"{CHANGELIST}{tournament.pk}/cancel/"
+    assert f'<a class="button default" href="{cancel}">Cancel the tournament</a>' in asked
+
+    services.tournament_cancel(tournament_id=tournament.pk, user=tournament.created_by)
+    asked = admin_client.get(f"{CHANGELIST}{tournament.pk}/delete/").content.decode()
+    assert cancel not in asked
+    assert f'href="{CHANGELIST}{tournament.pk}/change/">Back to the desk</a>' in asked
 
 
 # --- the desk's ways back: withdraw the round, cancel the tournament ------------------------------
@@ -424,9 +447,14 @@ def test_the_desk_refuses_to_withdraw_a_round_with_results_naming_its_tables(
     assert messages_shown(refused) == [
         "Round 1 has results (table 2): correct them instead of withdrawing it."
     ]
+    correct = f"{CHANGELIST}{tournament.pk}/rounds/1/tables/2/result/"
+    assert ways_forward(refused) == [(correct, "Correct table 2&#x27;s result")]
     assert Round.objects.get(tournament=tournament).status == Round.Status.PUBLISHED
     late = admin_client.post(f"{CHANGELIST}{tournament.pk}/rounds/2/withdraw/", follow=True)
     assert messages_shown(late) == ["Round 2 is not the latest published round (round 1 is)."]
+    assert ways_forward(late) == [
+        (f"{CHANGELIST}{tournament.pk}/change/#desk-steps", "The desk&#x27;s next step")
+    ]
 
 
 def test_the_desk_cancels_the_tournament_after_a_confirmation(human_event, admin_client, client):
@@ -482,6 +510,9 @@ def test_a_cancelled_tournament_has_no_result_links_and_its_result_page_says_why
         answer = method(result_form(tournament), follow=True)
         assert answer.redirect_chain == [(desk, 302)]
         assert messages_shown(answer) == [closed]
+        assert ways_forward(answer) == [
+            (f"{CHANGELIST}{tournament.pk}/standings/", "See the standings")
+        ]
     assert not Table.objects.filter(round__tournament=tournament, recorded_at__isnull=False)
 
 
@@ -592,3 +623,43 @@ def test_the_chart_plots_and_says_what_ranks(human_event, admin_client):
     assert sum(row["score"] for row in rows) == 4  # two rounds of two tables: sums, not means
     for row in rows:
         assert f"{row['player']} ({row['score']:.2f})</text>" in page
+
+
+def test_adjudicating_a_table_still_playing_says_saving_abandons_its_match(
+    human_event, admin_client
+):
+    tournament = human_event(4, table_size=2)
+    services.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    table = Table.objects.get(round__tournament=tournament, number=1)
+    names = list(table.seats.order_by("seat").values_list("entry__name", flat=True))
+
+    asked = admin_client.get(result_form(tournament)).content.decode()
+    assert f"This table's match ({table.match_id}) is still being played" in asked
+    assert "the match is abandoned" in asked
+
+    saved = admin_client.post(
+        result_form(tournament),
+        {**french_form(names, [({names[0]}, {names[1]: 12})] * 2), "_save": "1"},
+    )
+    assert saved.status_code == 302
+    table.refresh_from_db()
+    assert table.match is not None
+    assert table.match.status == Match.Status.ABANDONED
+    again = admin_client.get(result_form(tournament)).content.decode()
+    assert "is still being played" not in again
+
+
+def test_every_refusal_at_the_desk_offers_the_way_forward(human_event, admin_client):
+    tournament = human_event(1, table_size=2)
+    desk = f"{CHANGELIST}{tournament.pk}/change/"
+
+    early = step(admin_client, "start", tournament)
+    assert ways_forward(early) == [(f"{CHANGELIST}{tournament.pk}/register/", "Register entries")]
+    clock = admin_client.post(
+        f"{CHANGELIST}{tournament.pk}/clock/", {"clock": "start"}, follow=True
+    )
+    assert ways_forward(clock) == [(f"{desk}#desk-clock", "The round clock")]
+    unknown = admin_client.post(
+        f"{CHANGELIST}{tournament.pk}/checkin/", {"name": "Nobody", "present": "false"}, follow=True
+    )
+    assert ways_forward(unknown) == [(f"{desk}#desk-entries", "The entries")]

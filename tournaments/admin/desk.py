@@ -16,6 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import Promise
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -75,6 +76,20 @@ class DeskViews(admin.ModelAdmin):
     def _back(self, tournament: Tournament) -> HttpResponse:
         return redirect("admin:tournaments_tournament_change", tournament.pk)
 
+    def _refused(
+        self,
+        request: HttpRequest,
+        tournament: Tournament,
+        refusal: Exception | str,
+        code: str | None = None,
+    ) -> None:
+        """Say why the desk refused, with the way forward: a link to where the director can act
+        on it (a refusal always offers one). ``code``: the problem's, unless ``refusal`` is one."""
+        url, label = way_forward(tournament, code or getattr(refusal, "code", None))
+        self.message_user(
+            request, format_html('{} <a href="{}">{}</a>', str(refusal), url, label), messages.ERROR
+        )
+
     def step_view(self, request: AuthenticatedHttpRequest, tournament: Tournament) -> HttpResponse:
         """One of the desk's buttons: the next step of the evening (POST only)."""
         step = STEPS.get(request.POST.get("step", "")) if request.method == "POST" else None
@@ -84,7 +99,7 @@ class DeskViews(admin.ModelAdmin):
         try:
             service(tournament_id=tournament.pk, user=request.user)
         except problem_classes() as error:
-            self.message_user(request, str(error), messages.ERROR)
+            self._refused(request, tournament, error)
         else:
             self.message_user(request, str(done), messages.SUCCESS)
         return self._back(tournament)
@@ -187,7 +202,7 @@ class DeskViews(admin.ModelAdmin):
         try:
             act()
         except problem_classes() as error:
-            self.message_user(request, str(error), messages.ERROR)
+            self._refused(request, tournament, error)
         else:
             self.message_user(request, done, messages.SUCCESS)
         return self._back(tournament)
@@ -200,9 +215,8 @@ class DeskViews(admin.ModelAdmin):
         action = request.POST.get("clock", "")
         minutes = whole_number(request.POST.get("minutes")) if action == "start" else None
         if action not in ("start", "pause", "resume") or (action == "start" and minutes is None):
-            self.message_user(
-                request, gettext("Give the clock's minutes (1 to 600)."), messages.ERROR
-            )
+            asked = gettext("Give the clock's minutes (1 to 600).")
+            self._refused(request, tournament, asked, code="clock")
             return self._back(tournament)
         try:
             services.round_clock(
@@ -214,7 +228,7 @@ class DeskViews(admin.ModelAdmin):
                 resume=action == "resume",
             )
         except problem_classes() as error:
-            self.message_user(request, str(error), messages.ERROR)
+            self._refused(request, tournament, error)
         else:
             self.message_user(request, CLOCK_DONE[action], messages.SUCCESS)
         return self._back(tournament)
@@ -235,7 +249,7 @@ class DeskViews(admin.ModelAdmin):
                 present=present,
             )
         except problem_classes() as error:
-            self.message_user(request, str(error), messages.ERROR)
+            self._refused(request, tournament, error)
         else:
             done = (
                 gettext("%(name)s is present.")
@@ -300,8 +314,9 @@ class DeskViews(admin.ModelAdmin):
         when the table has one already: the earlier versions stay on record). A cancelled
         tournament takes none: back to the desk, saying so."""
         if tournament.status == Tournament.Status.CANCELLED:
-            closed = errors.TournamentCancelled.results_closed(tournament.name)
-            self.message_user(request, str(closed), messages.ERROR)
+            self._refused(
+                request, tournament, errors.TournamentCancelled.results_closed(tournament.name)
+            )
             return self._back(tournament)
         try:
             table = selectors.table_of(
@@ -462,6 +477,47 @@ class DeskViews(admin.ModelAdmin):
             f"admin/tournaments/tournament/{template}",
             {**self.admin_site.each_context(request), "opts": self.opts, **context},
         )
+
+
+def way_forward(tournament: Tournament, code: str | None) -> tuple[str, str]:
+    """Where the director goes after a refusal of this ``code`` (a problem's), and its link's
+    words: the page or the part of the desk where the thing refused can be put right."""
+    desk = reverse("admin:tournaments_tournament_change", args=[tournament.pk])
+    if code == "not_enough_entries":
+        url = reverse("admin:tournaments_tournament_register", args=[tournament.pk])
+        return url, gettext("Register entries")
+    if code in ("round_in_progress", "round_has_results"):
+        seated = selectors.round_seating(
+            rounds=selectors.tournament_detail(tournament=tournament)["rounds"], number=None
+        )
+        recorded = code == "round_has_results"
+        table = next(
+            (t for t in (seated or {}).get("tables", ()) if t["recorded"] == recorded), None
+        )
+        if seated is not None and table is not None:
+            url = reverse(
+                "admin:tournaments_tournament_result",
+                args=[tournament.pk, seated["number"], table["number"]],
+            )
+            words = (
+                gettext("Correct table %(number)s's result")
+                if recorded
+                else gettext("Enter table %(number)s's result")
+            )
+            return url, words % {"number": table["number"]}
+    if code == "invalid_seating":
+        drafted = selectors.draft_seating(tournament=tournament)
+        if drafted is not None:
+            url = reverse("admin:tournaments_round_seating", args=[drafted["id"]])
+            return url, gettext("Edit round %(number)s's tables") % {"number": drafted["number"]}
+    if code in ("tournament_cancelled", "tournament_finished"):
+        url = reverse("admin:tournaments_tournament_standings", args=[tournament.pk])
+        return url, gettext("See the standings")
+    if code in ("clock", "clock_not_running", "clock_not_paused"):
+        return f"{desk}#desk-clock", gettext("The round clock")
+    if code in ("not_registered", "name_taken", "not_registering"):
+        return f"{desk}#desk-entries", gettext("The entries")
+    return f"{desk}#desk-steps", gettext("The desk's next step")
 
 
 def _seat_link_cards(request: HttpRequest, tournament: Tournament) -> list[dict[str, Any]]:
