@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -30,6 +32,7 @@ def test_the_development_install_builds_without_a_warning(tmp_path: Path) -> Non
     assert list(tmp_path.glob("*.whl"))
 
 
+@pytest.mark.slow  # mypyc type-checks and translates the whole engine (about 15 s)
 def test_the_engines_build_prints_no_compiler_warning(tmp_path: Path) -> None:
     """mypyc's "Treating generator comprehension as list" came six times on every first build.
     The build's C compiler fails here (no C is compiled: that is the slow part), so all it may
