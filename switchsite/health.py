@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from importlib import metadata
 
 from django.conf import settings
 from django.db import connection
@@ -33,6 +34,10 @@ from switchsite import heartbeats
 from switchsite.celery import app as celery_app
 from switchsite.outages import outages
 from switchsite.serving import stopping
+
+# The release this host runs (pyproject.toml's version): which hosts are upgraded, during a rolling
+# upgrade.
+VERSION = metadata.version("switch-service")
 
 # How long an answer waits for the checks: well within the balancer's `timeout check` (5 s).
 CHECK_SECONDS = 2.0
@@ -127,4 +132,4 @@ def healthz(request: HttpRequest) -> JsonResponse:
     # 404 while draining: HAProxy's `http-check disable-on-404` then stops sending new requests
     # but keeps what the host holds, where a 503 would mark it down and cut every stream.
     code = {"unavailable": 503, "stopping": 404}.get(status, 200)
-    return JsonResponse({"status": status, "checks": checks}, status=code)
+    return JsonResponse({"status": status, "version": VERSION, "checks": checks}, status=code)
