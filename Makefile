@@ -2,7 +2,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-INSTALLED := $(VENV)/.installed
+# What the environment holds: the project with its `dev` extra (the tests and lint tools), or after
+# `make install` (production) its `engine` extra only — and then every later target keeps to it.
+EXTRAS ?= $(if $(wildcard $(VENV)/.installed-engine),engine,dev)
+INSTALLED := $(VENV)/.installed-$(EXTRAS)
 
 # One level for every log of the service — Django's, uvicorn's and Celery's.
 LOG_LEVEL ?= INFO
@@ -12,8 +15,8 @@ LOG_LEVEL ?= INFO
 # benchmarks/orm_writer.py).
 SERVE := $(BIN)/python -m switchsite.serve
 
-.PHONY: run serve worker beat test test-fast test-sources lint lint-js format bench schema engine \
-	clean-engine hooks messages superuser
+.PHONY: install run serve worker beat test test-fast test-sources lint lint-js format bench schema \
+	engine clean-engine hooks messages superuser
 
 # The translation catalogues (docs/operations.md, "Languages"): the .po files are kept in the
 # repository, the .mo files the service reads are compiled from them here (GNU gettext's msgfmt,
@@ -26,7 +29,7 @@ COMPILED_CATALOGUES := $(CATALOGUES:.po=.mo)
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
 	touch $@
 
 # The rules engine compiled with mypyc, in place beside its sources (docs/architecture.md, "The compiled engine"),
@@ -52,6 +55,11 @@ hooks:
 		[ "$$(git config core.hooksPath)" != scripts/git-hooks ]; then \
 		git config core.hooksPath scripts/git-hooks && echo "git hooks: scripts/git-hooks"; \
 	fi
+
+## Production install (docs/operations.md, "Installing"): the service with its engine compiled and
+## its catalogues, without the test and lint tools.
+install:
+	$(MAKE) --no-print-directory EXTRAS=engine engine
 
 ## Gather every string to translate into the French catalogues (server and browser), keeping the
 ## translations there; then translate what is new (tests/test_translations.py fails until then).
