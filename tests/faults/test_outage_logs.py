@@ -34,7 +34,7 @@ def server(private_redis: PrivateRedis, tmp_path: Path) -> Iterator[tuple[str, s
         private_redis.url,
         LOG_LEVEL="INFO",
         OUTAGE_LOG_SECONDS=str(INTERVAL_SECONDS),
-        THROTTLE_REGISTRATION_RATE="1000/minute",
+        **shape.UNTHROTTLED,  # the client starts a match a request: no cap on them
     )
     web, url = shape.web(env, tmp_path, workers=1)
     try:
