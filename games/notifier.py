@@ -38,7 +38,7 @@ logger = logging.getLogger(__name__)
 # "t:<tournament id>" is sent by the tournament service, "l:0" by the match services when the lobby
 # changes (:func:`wake_on_commit`).
 CHANNEL = "switch_events"
-MATCH, FEED, TOURNAMENT, LOBBY = "m", "f", "t", "l"
+MATCH, FEED, TOURNAMENT, LOBBY, REVOKED = "m", "f", "t", "l", "k"
 
 # The listening connection's reconnection backoff (seconds), and TCP keep-alives so that a database
 # machine that vanished without closing the connection is noticed within about a minute.
@@ -65,6 +65,12 @@ def tournament_topic(tournament_id: int) -> Topic:
     return (TOURNAMENT, tournament_id)
 
 
+def revoked_topic(token_id: int) -> Topic:
+    """An API token deleted (revoked, rotated, its password changed, its tournament gone): the
+    streams it opened end (games.apps sends it)."""
+    return (REVOKED, token_id)
+
+
 def lobby_topic() -> Topic:
     """The lobby's one topic: a match created, a seat taken or freed before the start, a start or
     an end (what the lists of open matches and of matches being played show)."""
@@ -78,10 +84,18 @@ class Subscription:
         self.topics = topics
         self._loop = asyncio.get_running_loop()
         self._event = asyncio.Event()
+        self._woken_by: set[Topic] = set()
 
-    def wake(self) -> None:
+    def wake(self, topic: Topic | None = None) -> None:
+        """Wake the waiter; ``topic``, when known, is remembered (:meth:`woken_by`)."""
+        if topic is not None:
+            self._woken_by.add(topic)
         with suppress(RuntimeError):  # the waiter's loop is closed: nobody is waiting any more
             self._loop.call_soon_threadsafe(self._event.set)
+
+    def woken_by(self, topic: Topic) -> bool:
+        """Whether ``topic`` has woken this waiter since it subscribed."""
+        return topic in self._woken_by
 
     def clear(self) -> None:
         """Forget earlier wake-ups: call it just before reading, so a commit during the read wakes."""
@@ -123,9 +137,9 @@ class Hub:
 
     def wake(self, topics: Iterable[Topic]) -> None:
         with self._lock:
-            woken = {s for topic in topics for s in self._waiters.get(topic, ())}
-        for subscription in woken:
-            subscription.wake()
+            woken = [(s, topic) for topic in topics for s in self._waiters.get(topic, ())]
+        for subscription, topic in woken:
+            subscription.wake(topic)
 
     def wake_kind(self, kind: str) -> None:
         with self._lock:

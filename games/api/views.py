@@ -411,6 +411,11 @@ def _resume_point(request: Request) -> int:
     return parsed_cursor("after", request.query_params.get("after", "0"))
 
 
+def _revoked(request: Request) -> notifier.Topic | None:
+    """What ends a stream early: its token revoked (a session's stream has none)."""
+    return notifier.revoked_topic(request.auth.pk) if request.auth is not None else None
+
+
 def _stream_response(
     request: Request, events: AsyncIterator[str], of_incarnation: str | None = None
 ) -> StreamingHttpResponse:
@@ -455,7 +460,9 @@ class MatchStreamView(SeatLinkOwnSeat, StreamView):
 
         after = _resume_point(request)
         await read(after, 1)  # 404 or 410 before the stream starts
-        events = waiting.event_stream(read, [notifier.match_topic(match_id)], after)
+        events = waiting.event_stream(
+            read, [notifier.match_topic(match_id)], after, ends_with=_revoked(request)
+        )
         return _stream_response(request, events, of_incarnation)
 
 
@@ -482,7 +489,9 @@ class FeedStreamView(SeatLinkOwnFeed, StreamView):
 
         after = _resume_point(request)
         await read(after, 1)  # 410 before the stream starts
-        events = waiting.event_stream(read, [notifier.feed_topic(request.user.pk)], after)
+        events = waiting.event_stream(
+            read, [notifier.feed_topic(request.user.pk)], after, ends_with=_revoked(request)
+        )
         return _stream_response(request, events, of_incarnation)
 
 

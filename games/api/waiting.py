@@ -67,13 +67,16 @@ async def event_stream(
     read: Callable[[int], Awaitable[Batch]],
     topics: Iterable[notifier.Topic],
     after: int,
+    *,
+    ends_with: notifier.Topic | None = None,
 ) -> AsyncIterator[str]:
     """Server-Sent Events: each event after ``after`` once, with ``id`` = seq for Last-Event-ID.
 
     ``read(after)`` returns at most :data:`STREAM_BATCH` events after ``after`` and whether nothing
     will follow them (a finished match). The stream ends when that is so and all was sent, after ``SSE_MAX_SECONDS`` and
-    up to a quarter more (the client reconnects), when the server stops, or if the database fails; sends a comment line
-    after ``SSE_KEEPALIVE_SECONDS`` of silence so that proxies keep the connection.
+    up to a quarter more (the client reconnects), when the server stops, if the database fails, or
+    when ``ends_with`` is woken (the token that opened it was revoked: nothing more is sent to it);
+    sends a comment line after ``SSE_KEEPALIVE_SECONDS`` of silence so that proxies keep the connection.
     """
     loop = asyncio.get_running_loop()
     # Up to a quarter longer, at random: streams opened together (after a restart, say) then end,
@@ -82,8 +85,11 @@ async def event_stream(
     keepalive = settings.SSE_KEEPALIVE_SECONDS
     yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
     last_sent = loop.time()
-    with notifier.subscribe(topics) as subscription, metrics.waiting("stream"):
+    subscribed = [*topics, *([ends_with] if ends_with is not None else [])]
+    with notifier.subscribe(subscribed) as subscription, metrics.waiting("stream"):
         while True:
+            if ends_with is not None and subscription.woken_by(ends_with):
+                return
             subscription.clear()
             try:
                 events, over = await read(after)

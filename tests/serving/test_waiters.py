@@ -202,6 +202,37 @@ def test_a_match_stream_ends_once_the_match_is_over_and_all_is_sent(table: Table
     assert text.count("event: resign") == 2
 
 
+def test_a_revoked_tokens_streams_end_and_send_nothing_more(table: Table):
+    """Revoking a token (here by rotating it) ends, within moments, the streams it opened — the
+    match's and the feed — through a notification at commit, as in every process; the player's
+    other token streams on, and the revoked one sends nothing of the moves played after."""
+    match_stream = f"/api/v1/matches/{table.match_id}/stream/"
+
+    async def scenario() -> None:
+        await notifier.start()
+        _, other_secret = await in_thread(
+            lambda: services.token_create(user=table.users[0], name="phone", scopes=["read"])
+        )
+        revoked = [
+            Call(match_stream, table.tokens[0]),
+            Call("/api/v1/players/me/stream/", table.tokens[0]),
+        ]
+        kept = Call(match_stream, other_secret)
+        await until(lambda: all(b"event: " in call.body for call in [*revoked, kept]))
+
+        await in_thread(lambda: services.account_token(user=table.users[0], rotate=True))
+        await until(lambda: all(call.complete.is_set() for call in revoked), timeout=5)
+        sent, seen = [len(call.body) for call in revoked], kept.body.count(b"\nevent: ")
+        await in_thread(play_one_move, table)
+        await until(lambda: kept.body.count(b"\nevent: ") > seen, timeout=5)
+
+        assert [len(call.body) for call in revoked] == sent
+        assert not kept.complete.is_set()
+        await kept.disconnect()
+
+    run_in_own_loop(scenario())
+
+
 @pytest.mark.parametrize("wake", ["match", "player"])
 def test_the_hub_wakes_only_the_waiters_of_the_topics_named(wake: str):
     async def scenario() -> None:
