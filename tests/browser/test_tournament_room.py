@@ -47,7 +47,10 @@ def test_the_screen_and_the_phone_page_update_themselves_when_a_result_is_record
 
     names = first_table_won(tournament)
 
-    expect(screen.locator("[data-table='1'] .total")).to_have_text(["47", "0", "0"])
+    # The winner's points as the others' tallies added up, and what each was left holding.
+    expect(screen.locator("[data-table='1'] .total")).to_have_text(
+        ["47 = 17 + 30", "0 · 17 in hand", "0 · 30 in hand"]
+    )
     expect(screen.locator("#screen-standings tbody tr").first).to_contain_text(names[0])
     expect(phone.locator("#standings tbody tr").first).to_contain_text(names[0])
     assert screen.evaluate("window.sameDocument") is True
