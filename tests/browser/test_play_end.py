@@ -8,8 +8,13 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from games import services
+from games.models import Match
+from switchgame.protocol import HandOutcome, Outcome, solo_teams
+from tests.browser.conftest import PHONE
 from tests.browser.play import PASSWORD, finished_match, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -78,3 +83,38 @@ def test_abbotts_replay_shows_the_grid_and_the_french_table_speaks_french(play_c
     page.goto(f"/play/matches/{match_id}/")
     expect(page.get_by_role("button", name="Rejouer")).to_be_visible()
     expect(page.locator(".status")).to_have_text("La partie est finie.")
+
+
+def test_the_points_by_deal_fit_a_phone(play_contexts):
+    """Issue 37: the points-by-deal table was cut off on a phone. Four players, a column each:
+    the table scrolls inside its own region, and the page is no wider than the phone."""
+    iris = get_user_model().objects.create_user("iris", password=PASSWORD)
+    bots = [{"seat": seat, "strategy": "random"} for seat in (1, 2, 3)]
+    match = services.match_create(creator=iris, ruleset="switch", seats=4, bots_wanted=bots)
+    services.match_start(match_id=match.pk, user=iris)
+    # Its end, written as a finished match's (playing four seats to the end takes half a minute).
+    deal = HandOutcome(1, (95, 0, 0, 0), 0, (0, 2, 1, 3), solo_teams(4), (0, 20, 25, 50))
+    outcome = Outcome((deal,), (95, 0, 0, 0), (0, 2, 1, 3), (0, 20, 25, 50))
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED, result=outcome.to_json(), finished_at=timezone.now()
+    )
+    match_id = match.pk
+    context = play_contexts[0]
+    page = context.new_page()
+    page.set_viewport_size(PHONE)
+    sign_in(page, "iris", f"/play/matches/{match_id}/")
+
+    expect(page.get_by_role("region", name="Result")).to_contain_text("wins the match")
+    region = page.get_by_role("region", name="Points")
+    box = region.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0
+    assert box["x"] + box["width"] <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    wide, shown = region.evaluate("region => [region.scrollWidth, region.clientWidth]")
+    assert wide > shown  # wider than the phone: the case of the issue
+    last_column = region.locator("tr.total td").last
+    last_column.scroll_into_view_if_needed()
+    cell = last_column.bounding_box()
+    assert cell is not None
+    assert cell["x"] + cell["width"] <= PHONE["width"]  # reachable by scrolling the region
