@@ -9,8 +9,8 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -120,21 +120,21 @@ class MatchAdmin(admin.ModelAdmin):
             "{} <b>{}</b> · {}",
             gettext("top card"),
             view["top_card"],
-            gettext(
-                "active suit %(suit)s · pending %(pending)s · direction %(direction)s · "
-                "stock %(stock)s · discard %(discard)s · to move: %(to_move)s"
-            )
-            % {
-                "suit": view["active_suit"],
-                "pending": _readable(view["pending"]),
-                "direction": view["direction"],
-                "stock": view["stock_count"],
-                "discard": view["discard_count"],
-                "to_move": "—"
+            _said_safely(
+                gettext(
+                    "active suit %(suit)s · pending %(pending)s · direction %(direction)s · "
+                    "stock %(stock)s · discard %(discard)s · to move: %(to_move)s"
+                ),
+                suit=view["active_suit"],
+                pending=_machine(_readable(view["pending"])),
+                direction=view["direction"],
+                stock=view["stock_count"],
+                discard=view["discard_count"],
+                to_move="—"
                 if view["to_move"] is None
                 else gettext("seat %(seat)s (%(name)s)")
                 % {"seat": view["to_move"], "name": names[view["to_move"]]},
-            },
+            ),
         )
         seats = format_html_join(
             "",
@@ -170,8 +170,8 @@ class MatchAdmin(admin.ModelAdmin):
                 e["seq"],
                 e["at"],
                 "" if e["seat"] is None else f"{e['seat']} ({names[e['seat']]})",
-                e["type"],
-                _readable(e["data"]),
+                _machine(e["type"]),
+                _machine(_readable(e["data"])),
             )
             for e in (selectors.event_as_seen(r, seat=None, reveal_all=reveal) for r in records)
         )
@@ -267,6 +267,21 @@ def _seat_names(match: Match) -> list[str]:
         else gettext("nobody")
         for seat in match.seats.select_related("player").order_by("index")
     ]
+
+
+def _said_safely(sentence: str, **values: Any) -> SafeString:
+    """A translated sentence with its ``%(name)s`` values, the sentence and the values escaped
+    unless they are safe HTML already (``_machine``'s code)."""
+    return mark_safe(  # every part escaped here
+        conditional_escape(sentence)
+        % {name: conditional_escape(value) for name, value in values.items()}
+    )
+
+
+def _machine(text: str) -> SafeString:
+    """The API's own words (event types, their data), shown as code: they are the same in every
+    language."""
+    return format_html("<code>{}</code>", text)
 
 
 def _readable(data: dict[str, Any]) -> str:

@@ -3,10 +3,12 @@ from typing import Any
 from django.apps import AppConfig
 from django.contrib.auth import get_user_model
 from django.db.models.signals import post_delete, pre_save
+from django.utils.translation import gettext_lazy as _
 
 
 class GamesConfig(AppConfig):
     name = "games"
+    verbose_name = _("Games")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

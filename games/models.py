@@ -11,6 +11,7 @@ import re
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 # A tournament guest's account (tournaments/services/seat_links.py) is named by the desk's name and
@@ -139,7 +140,11 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Match {self.pk} ({self.ruleset}, {self.status})"
+        return gettext("Match %(id)s (%(ruleset)s, %(status)s)") % {
+            "id": self.pk,
+            "ruleset": self.ruleset,
+            "status": self.get_status_display().lower(),
+        }
 
 
 class Seat(models.Model):
@@ -173,7 +178,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.index} of match {self.match_id}"
+        return gettext("seat %(seat)s of match %(id)s") % {"seat": self.index, "id": self.match_id}
 
     @property
     def is_bot(self) -> bool:
@@ -254,7 +259,11 @@ class Challenge(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Challenge {self.pk} ({self.ruleset}, {self.status})"
+        return gettext("Challenge %(id)s (%(ruleset)s, %(status)s)") % {
+            "id": self.pk,
+            "ruleset": self.ruleset,
+            "status": self.get_status_display().lower(),
+        }
 
 
 class Invitation(models.Model):
@@ -289,7 +298,10 @@ class Invitation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} to challenge {self.challenge_id}"
+        return gettext("%(player)s to challenge %(id)s") % {
+            "player": self.player,
+            "id": self.challenge_id,
+        }
 
 
 class MatchEvent(models.Model):
@@ -330,7 +342,7 @@ class ArchivedLog(models.Model):
     archived_at = models.DateTimeField(auto_now_add=True, verbose_name=_("archived at"))
 
     def __str__(self) -> str:
-        return f"archived log of match {self.match_id}"
+        return gettext("archived log of match %(id)s") % {"id": self.match_id}
 
 
 class RecordDeals(models.Model):
@@ -354,7 +366,7 @@ class RecordDeals(models.Model):
     failure = models.TextField(blank=True, default="", verbose_name=_("failure"))
 
     def __str__(self) -> str:
-        return f"record deals of match {self.match_id}"
+        return gettext("record of match %(id)s") % {"id": self.match_id}
 
 
 class UnbuildableRecord(RecordDeals):

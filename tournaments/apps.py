@@ -1,10 +1,12 @@
 from typing import Any
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
+    verbose_name = _("Tournaments")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

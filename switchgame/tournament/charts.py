@@ -23,10 +23,16 @@ COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
 
 
 def score_chart_svg(
-    series: Mapping[str, Sequence[float | None]], rounds: Sequence[int], top: float = 1.0
+    series: Mapping[str, Sequence[float | None]],
+    rounds: Sequence[int],
+    top: float = 1.0,
+    *,
+    title: str = "Ranking score by round",
+    round_label: str = "round {number}",
 ) -> str:
     """One line per entry through its score after each round (``None``: not yet playing), on a
-    scale from 0 to ``top``."""
+    scale from 0 to ``top``. ``title`` (the chart's accessible name) and ``round_label`` (each
+    round's, a template of ``{number}``) are in the reader's language."""
     plot_width = WIDTH - MARGIN_LEFT - MARGIN_RIGHT
     step = plot_width / max(len(rounds) - 1, 1)
 
@@ -42,7 +48,7 @@ def score_chart_svg(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height:.0f}" '
         f'width="100%" style="max-width:{WIDTH}px" role="img" '
-        f'aria-label="Ranking score by round" font-size="11" font-family="sans-serif">'
+        f'aria-label="{escape(title)}" font-size="11" font-family="sans-serif">'
     ]
     for level in (top * step / (GRID_LINES - 1) for step in range(GRID_LINES)):
         parts.append(
@@ -52,7 +58,7 @@ def score_chart_svg(
         )
     parts += [
         f'<text x="{x(i):.1f}" y="{MARGIN_TOP + PLOT_HEIGHT + 20}" text-anchor="middle">'
-        f"round {number}</text>"
+        f"{escape(round_label.format(number=number))}</text>"
         for i, number in enumerate(rounds)
     ]
     for n, (name, values) in enumerate(series.items()):

@@ -545,7 +545,13 @@ def _chart(standings: selectors.Standings) -> SafeString:
     scores = [score for line in standings.score_history.values() for score in line if score]
     top = max(1, math.ceil(max(scores, default=1)))
     return mark_safe(  # built from escaped names and numbers only
-        charts.score_chart_svg(standings.score_history, standings.round_numbers, top)
+        charts.score_chart_svg(
+            standings.score_history,
+            standings.round_numbers,
+            top,
+            title=gettext("Ranking score by round"),
+            round_label=gettext("round {number}"),
+        )
     )
 
 

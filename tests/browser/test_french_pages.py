@@ -1,0 +1,318 @@
+"""Every kind of page in French, in Chromium (issue 37, item 3): the sign-in, the lobby, a table of
+each game, its end, its replay, watching, a player's page, a seat link, the public pages, the
+projector, a series, the desk's pages and the admin. On each, no sentence of the English catalogue
+and no English word shows — names, card codes, addresses and what is marked as English (the
+switcher's "English") aside.
+
+One server and one Chromium for all of it (CI's budget): the pages are visited in one test.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import polib
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from games import services as games
+from tests.browser.conftest import ARTIFACTS, LAPTOP, screenshot
+from tests.browser.play import PASSWORD, finished_match
+from tournaments import selectors
+from tournaments import services as tournaments
+from tournaments.models import Tournament
+from tournaments.powers import directors
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+CATALOGUES = Path(__file__).resolve().parents[2] / "locale" / "fr" / "LC_MESSAGES"
+# Names the pages show as they were typed (French ones, so that an English word stands out).
+GUESTS = [
+    "Amélie Roux",
+    "Benoît Petit",
+    "Chloé Martin",
+    "Denis Moreau",
+    "Élodie Faure",
+    "Fabien Gal",
+]
+# What a page may show that is no sentence: card codes as the API writes them, addresses.
+CARD_CODE = re.compile(r"\b(?:[2-9]|10|T|[JQKA])[SHDC]\b")
+ADDRESS = re.compile(r"\b(?:https?://|/)\S+")
+# Words that are English and never French: one of them on a French page is a string left out of
+# the catalogue (the catalogue's own sentences are checked apart, below).
+ENGLISH_WORDS = re.compile(
+    r"\b(?:the|and|is|are|you|your|with|of|this|that|to|for|from|by|has|was|were|will|not|it|"
+    r"its|in|round|deal|deals|hand|player|players|seat|seats|bye|draw|match|matches|won|wins|"
+    r"yes|please|standings|table's|waiting|playing|finished|abandoned|sign|back|next|games|"
+    r"tournaments|entries|results|rounds)\b",
+    re.IGNORECASE,
+)
+# Every text a person reads on the page as it is now: the visible text of elements that are not
+# marked as another language, and the names and values of controls and images.
+READ_TEXT = """() => {
+  const french = (el) => (el.closest("[lang]")?.getAttribute("lang") ?? "fr").startsWith("fr");
+  const shown = (el) => el.checkVisibility({visibilityProperty: true});
+  const said = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || el.closest("script, style, code, noscript, time")) continue;
+    if (french(el) && shown(el)) said.push(node.textContent);
+  }
+  for (const el of document.querySelectorAll("[title], [aria-label], [placeholder], [alt], input[type=submit], input[type=button]")) {
+    if (!french(el) || !shown(el)) continue;
+    for (const name of ["title", "aria-label", "placeholder", "alt"]) {
+      if (el.hasAttribute(name)) said.push(el.getAttribute(name));
+    }
+    if (el.matches("input[type=submit], input[type=button]")) said.push(el.value);
+  }
+  said.push(document.title);
+  return said.join("\\n");
+}"""
+
+
+@cache
+def english_sentences() -> tuple[str, ...]:
+    """The pieces of the English catalogue a page could show by mistake: each message's text
+    between its placeholders, of two words or more, where the French says something else."""
+    pieces = set()
+    for domain in ("django", "djangojs"):
+        for entry in polib.pofile(str(CATALOGUES / f"{domain}.po")):
+            if entry.obsolete or entry.msgstr == entry.msgid:
+                continue
+            for message in filter(None, (entry.msgid, entry.msgid_plural)):
+                for piece in re.split(r"%\(\w+\)[sdr]|%[sd]|\{\w*\}", message):
+                    piece = " ".join(piece.split()).strip(" .,:;·—-()“”\"'")
+                    if len(re.findall(r"[A-Za-z]{2,}", piece)) >= 2:
+                        pieces.add(piece)
+    return tuple(sorted(pieces, key=len, reverse=True))
+
+
+def english_on(page: Page) -> list[str]:
+    """What is English on the page: sentences of the catalogue, then English words."""
+    text = " ".join(page.evaluate(READ_TEXT).split())
+    for name in NAMES:
+        text = text.replace(name, " ")
+    text = CARD_CODE.sub(" ", ADDRESS.sub(" ", text))
+    found = [piece for piece in english_sentences() if piece in text]
+    found += sorted({word.lower() for word in ENGLISH_WORDS.findall(text)})
+    return found
+
+
+class Pages:
+    """The pages visited, and what each shows in English (all of them are reported at once)."""
+
+    def __init__(self) -> None:
+        self.english: dict[str, list[str]] = {}
+
+    def read(self, page: Page, name: str) -> None:
+        """The page is in French and says nothing in English (its screenshot and text are kept
+        for CI's artefacts)."""
+        expect(page.locator("html")).to_have_attribute("lang", "fr")
+        page.wait_for_timeout(300)  # the scripts' last redraw
+        screenshot(page, f"french-{name}", full_page=True)
+        (ARTIFACTS / f"french-{name}.txt").write_text(page.evaluate(READ_TEXT))
+        found = english_on(page)
+        if found:
+            self.english[name] = found
+
+
+# Every name the pages may show: the guests, the accounts, the tournaments and the series.
+NAMES = [
+    *GUESTS,
+    "Gisèle",
+    "amelie",
+    "bruno",
+    "chloe",
+    "directrice",
+    "Soirée du jeudi",
+    "Tournoi en ligne",
+    "Les jeudis d'automne",
+]
+
+
+def user(username: str, **extra):
+    return get_user_model().objects.create_user(username, password=PASSWORD, **extra)
+
+
+@pytest.fixture
+def french(browser: Browser, asgi_server: str) -> Iterator[BrowserContext]:
+    """A French browser (Accept-Language and navigator.language) on the in-process server."""
+    context = browser.new_context(viewport=LAPTOP, base_url=asgi_server, locale="fr-FR")
+    context.set_default_timeout(15_000)
+    yield context
+    context.close()
+
+
+def club_evening(director) -> Tournament:
+    """A French club's offline, public evening of six guests at tables of three, its first round
+    played and recorded, the second seated; in a series."""
+    tournament = tournaments.tournament_create(
+        creator=director,
+        name="Soirée du jeudi",
+        ruleset="french",
+        scoring="french",
+        planned_rounds=3,
+        table_size=3,
+        deals_per_round=1,
+        play="offline",
+        public=True,
+        language="fr",
+    )
+    tournaments.entries_register(
+        tournament_id=tournament.pk,
+        user=director,
+        entrants=[tournaments.Entrant(guest=name) for name in GUESTS],
+    )
+    tournaments.tournament_start(tournament_id=tournament.pk, user=director)
+    for table in tournament.rounds.get(number=1).tables.all():
+        names = [seat.entry.name for seat in table.seats.select_related("entry").order_by("seat")]
+        tournaments.table_result_enter(
+            tournament_id=tournament.pk,
+            round_number=1,
+            table_number=table.number,
+            user=director,
+            result={"deals": [{"winner": names[0], "points_left": {names[1]: 17, names[2]: 30}}]},
+        )
+    tournaments.round_next(tournament_id=tournament.pk, user=director)
+    tournaments.round_clock(tournament_id=tournament.pk, round_number=2, user=director, minutes=40)
+    tournaments.series_create(
+        user=director, name="Les jeudis d'automne", tournament_ids=[tournament.pk], public=True
+    )
+    return tournament
+
+
+def online_evening(director) -> tuple[Tournament, str]:
+    """An online tournament of a guest and a bot, its table being played: it and the guest's
+    seat link."""
+    tournament = tournaments.tournament_create(
+        creator=director,
+        name="Tournoi en ligne",
+        ruleset="switch",
+        scoring="french",
+        planned_rounds=1,
+        table_size=2,
+        deals_per_round=1,
+        play="online",
+        public=True,
+        language="fr",
+    )
+    tournaments.entries_register(
+        tournament_id=tournament.pk,
+        user=director,
+        entrants=[tournaments.Entrant(guest="Gisèle"), tournaments.Entrant(bot="random")],
+    )
+    tournaments.tournament_start(tournament_id=tournament.pk, user=director)
+    detail = selectors.tournament_detail(tournament=tournament, seat_links=True)
+    (link,) = [entry["play_url"] for entry in detail["entries"] if entry["play_url"]]
+    return tournament, link
+
+
+def test_every_kind_of_page_is_french_with_no_english_left(
+    browser: Browser, asgi_server: str, french: BrowserContext
+):
+    amelie, bruno = user("amelie"), user("bruno")
+    director = user("directrice", is_staff=True)
+    director.groups.add(directors())
+    ended = finished_match("chloe", "french", 3)
+    shedding = games.match_create(
+        creator=amelie,
+        ruleset="french",
+        seats=3,
+        bots_wanted=[{"seat": 1, "strategy": "random"}, {"seat": 2, "strategy": "heuristic"}],
+    )
+    games.match_start(match_id=shedding.pk, user=amelie)
+    abbott = games.match_create(
+        creator=amelie, ruleset="abbott-2", seats=2, bots_wanted=[{"seat": 1, "strategy": "random"}]
+    )
+    games.match_start(match_id=abbott.pk, user=amelie)
+    watched = games.match_create(
+        creator=bruno, ruleset="switch", seats=2, bots_wanted=[{"seat": 1, "strategy": "random"}]
+    )
+    games.match_start(match_id=watched.pk, user=bruno)
+    evening = club_evening(director)
+    online, seat_link = online_evening(director)
+    page = french.new_page()
+    pages = Pages()
+
+    # Signing in, and the player's pages.
+    page.goto("/play/")
+    expect(page.get_by_role("button", name="Se connecter")).to_be_visible()
+    pages.read(page, "sign-in")
+    page.get_by_label("Nom d'utilisateur").fill("amelie")
+    page.get_by_label("Mot de passe").fill(PASSWORD)
+    page.get_by_role("button", name="Se connecter").click()
+    expect(page.get_by_role("heading", name="Vos parties")).to_be_visible()
+    pages.read(page, "lobby")
+    for name, path in [
+        ("table-shedding", f"/play/matches/{shedding.pk}/"),
+        ("table-abbott", f"/play/matches/{abbott.pk}/"),
+        ("watching", f"/play/matches/{watched.pk}/"),
+        ("end", f"/play/matches/{ended}/"),
+    ]:
+        page.goto(path)
+        expect(page.locator("#table[data-status]")).to_be_visible()
+        pages.read(page, name)
+    page.goto(f"/play/matches/{ended}/replay/")
+    expect(page.locator("#replay[data-step]")).to_be_visible()
+    pages.read(page, "replay")
+    page.goto("/play/players/chloe/")
+    expect(page.get_by_role("heading", name="chloe", exact=True)).to_be_visible()
+    pages.read(page, "player")
+
+    # A guest's seat link, in a browser of its own.
+    guest = browser.new_context(viewport=LAPTOP, base_url=asgi_server, locale="fr-FR")
+    guest.set_default_timeout(15_000)
+    guest_page = guest.new_page()
+    guest_page.goto(seat_link)
+    expect(guest_page.locator("section.table-root[data-status]")).to_be_visible()
+    pages.read(guest_page, "seat-link")
+    guest.close()
+
+    # The public pages, the projector and the series, on the club's French.
+    for name, path in [
+        ("tournaments", "/tournaments/"),
+        ("public-page", f"/tournaments/{evening.pk}/"),
+        ("projector", f"/tournaments/{evening.pk}/screen/"),
+        ("series", f"/tournaments/series/{evening.series.get().pk}/"),
+    ]:
+        page.goto(path)
+        pages.read(page, name)
+
+    # The desk: the admin's sign-in, the tournament's page and every page behind its buttons.
+    page.goto("/admin/login/")
+    pages.read(page, "admin-sign-in")
+    page.fill("#id_username", "directrice")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/")
+    desk = f"/admin/tournaments/tournament/{evening.pk}"
+    entry = evening.entries.order_by("name").first()
+    assert entry is not None
+    for name, path in [
+        ("admin-index", "/admin/"),
+        ("desk-list", "/admin/tournaments/tournament/"),
+        ("desk-new", "/admin/tournaments/tournament/add/"),
+        ("desk", f"{desk}/change/"),
+        ("desk-register", f"{desk}/register/"),
+        ("desk-result", f"{desk}/rounds/2/tables/1/result/"),
+        ("desk-correct", f"{desk}/rounds/1/tables/1/result/"),
+        ("desk-standings", f"{desk}/standings/"),
+        ("desk-withdraw", f"{desk}/entries/{entry.pk}/withdraw/"),
+        ("desk-round-withdraw", f"{desk}/rounds/2/withdraw/"),
+        ("desk-cancel", f"{desk}/cancel/"),
+        ("desk-seating", f"/admin/tournaments/round/{evening.rounds.get(number=2).pk}/seating/"),
+        ("print-pairings", f"{desk}/print/pairings/"),
+        ("print-slips", f"{desk}/print/slips/"),
+        ("print-standings", f"{desk}/print/standings/"),
+        ("print-seat-cards", f"/admin/tournaments/tournament/{online.pk}/print/seat_links/"),
+        ("desk-online", f"/admin/tournaments/tournament/{online.pk}/change/"),
+        ("desk-match", f"/admin/games/match/{shedding.pk}/change/"),
+    ]:
+        page.goto(path)
+        pages.read(page, name)
+    assert pages.english == {}
