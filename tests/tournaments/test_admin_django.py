@@ -242,9 +242,9 @@ def test_an_organiser_registers_guests_players_and_bots_in_one_step(human_event,
 @pytest.mark.parametrize(
     ("posted", "shown"),
     [
-        ({"players": "nobody"}, "nobody: There is no player &#x27;nobody&#x27;."),
+        ({"players": "nobody"}, "nobody: There is no player &quot;nobody&quot;."),
         ({}, "Type at least one name, username or bot."),
-        ({"guests": "Ann\nann"}, "ann: An entry named &#x27;ann&#x27; is already registered."),
+        ({"guests": "Ann\nann"}, "ann: An entry named &quot;ann&quot; is already registered."),
         ({"bot": "search"}, "Select a valid choice"),  # an Abbott strategy, not a shedding one
     ],
 )
