@@ -96,8 +96,16 @@ def play_to_the_end(
 
 
 def shedding_choice(moves: list[Move]) -> Move:
-    """Play rather than draw, and say "last card" when it may be said."""
-    return min(moves, key=lambda move: (move["action"] != "play", "announce" not in move))
+    """Play rather than draw, and say "last card" when it may be said; between equals, the same
+    move whatever order the moves come in (a seeded match is then the same match every time)."""
+    return min(
+        moves,
+        key=lambda move: (
+            move["action"] != "play",
+            "announce" not in move,
+            json.dumps(move, sort_keys=True),
+        ),
+    )
 
 
 def abbott_choice(page: Page) -> Chooser:
