@@ -12,7 +12,6 @@ Screenshots go to ``.artifacts/browser/`` (git-ignored): CI keeps them as artefa
 
 from __future__ import annotations
 
-import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -25,29 +24,15 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connections
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 
-from benchmarks.shape import free_port
+from benchmarks.shape import CHROMIUM_FLAGS, chromium_path, free_port
 from switchsite.asgi import application
 from tests.conftest import IN_CI
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / ".artifacts" / "browser"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 PASSWORD = "desk-password"
-
-
-def chromium_path() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture(scope="package")
