@@ -23,10 +23,10 @@ from typing import TypeVar
 
 Entry = TypeVar("Entry", bound=Hashable)
 
-# Branches explored before giving up (about a quarter of a second): a club's rounds need a few
-# hundred; 20 entries at tables of 4 in round 6, who have each met most of the others, need more
-# and stay unproven.
-BUDGET = 5_000
+# Branches explored before giving up: at most about a fifth of a second of CPU (benchmarks/
+# fewest_repeats.py, docs/performance.md). Club fields need a few hundred; fields where most pairs
+# have met (20 entrants at tables of 4 in round 6) may need more and stay unproven.
+BUDGET = 20_000
 
 
 @dataclass(frozen=True)

@@ -145,7 +145,9 @@ def _draft(tournament: Tournament) -> Round:
     )
     drafted = Round.objects.create(tournament=tournament, number=number, seed=seed)
     this_round = draw.rounds[0]
-    _seating_write(drafted, this_round, meetings.repeat_report([this_round], history))
+    # A draw of one round has reported on it already (the exact fewest is worth not repeating).
+    alone = draw.report if len(draw.rounds) == 1 else None
+    _seating_write(drafted, this_round, alone or meetings.repeat_report([this_round], history))
     return drafted
 
 
