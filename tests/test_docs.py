@@ -4,6 +4,7 @@ so a page cannot drift from the code it shows."""
 from __future__ import annotations
 
 import doctest
+import re
 from pathlib import Path
 
 import pytest
@@ -23,3 +24,22 @@ def test_the_examples_of_a_page_run(page: Path) -> None:
     )
     assert result.attempted > 0
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples in {page} failed"
+
+
+# The guides a French club reads, each beside the English page it translates.
+FRENCH_GUIDES = {"fr/tournois.md": "tournaments.md", "fr/jouer.md": "play.md"}
+
+
+@pytest.mark.parametrize(("french", "english"), FRENCH_GUIDES.items())
+def test_a_french_guide_is_linked_both_ways_and_keeps_the_english_sections(
+    french: str, english: str
+) -> None:
+    """Each links to the other, the README to both, and the French has a section for each
+    English one: a section added in English without its French shows here."""
+    french_text, english_text = (DOCS / french).read_text(), (DOCS / english).read_text()
+    assert f"(../{english})" in french_text
+    assert f"({french})" in english_text
+    assert f"(docs/{french})" in (DOCS.parent / "README.md").read_text()
+    assert french_text.count("\n## ") == english_text.count("\n## ")
+    for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", french_text):
+        assert (DOCS / french).parent.joinpath(target).resolve().exists(), target
