@@ -66,11 +66,12 @@ def run_the_sources(why: str) -> None:
 
 
 def cached_build(digests: dict[str, str]) -> Path:
-    """Where the machine keeps the build of these sources by this Python, mypyc and script
-    (``$XDG_CACHE_HOME/switch-service/engine/``): the same inputs give the same build, so a fresh
-    clone (CI's) takes it instead of compiling for a minute or two."""
+    """Where the machine keeps the build of these sources by this Python, mypyc, C compiler and
+    script (``$XDG_CACHE_HOME/switch-service/engine/``): the same inputs give the same build, so a
+    fresh clone (CI's) takes it instead of compiling for a minute or two."""
     key = hashlib.sha256()
-    for part in [json.dumps(digests, sort_keys=True), sys.version, mypy.version.__version__]:
+    parts = [json.dumps(digests, sort_keys=True), sys.version, mypy.version.__version__]
+    for part in [*parts, c_compiler()]:
         key.update(part.encode() + b"\0")
     key.update(Path(__file__).read_bytes())
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
