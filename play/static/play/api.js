@@ -2,6 +2,8 @@
 // JSON in and out, problem documents turned into errors that say what went wrong in the server's
 // own words, and writes that survive a lost connection (the same Idempotency-Key on every retry).
 
+import { gettext, interpolate } from "./i18n.js";
+
 /** @typedef {import("../../types/api").Problem} Problem */
 
 export const BASE = "/api/v1";
@@ -41,8 +43,6 @@ export class ApiError extends Error {
     return this.status === 0 || this.status === 429 || this.status === 503 || this.code === "match_busy";
   }
 }
-
-const NETWORK_DETAIL = "The server cannot be reached. Check the connection; this page catches up by itself.";
 
 /**
  * An Idempotency-Key: a random UUID. Not `crypto.randomUUID()`, which browsers offer only to
@@ -117,7 +117,9 @@ async function refusal(response) {
   return new ApiError(
     response.status,
     "unexpected",
-    `The server answered ${response.status} ${response.statusText}.`,
+    interpolate(gettext("The server answered %(status)s."), {
+      status: `${response.status} ${response.statusText}`.trim(),
+    }),
     {},
     retryAfter,
   );
@@ -174,7 +176,11 @@ export class Api {
         cache: "no-store",
       });
     } catch {
-      throw new ApiError(0, "network", NETWORK_DETAIL);
+      throw new ApiError(
+        0,
+        "network",
+        gettext("The server cannot be reached. Check the connection; this page catches up by itself."),
+      );
     }
     this.noteClock(response);
     if (!response.ok) {

@@ -5,6 +5,7 @@
 // connection; it reconnects at once when the browser comes back online.
 
 import { ApiError, sleep } from "./api.js";
+import { gettext, interpolate } from "./i18n.js";
 
 /** @typedef {{id: string | null, event: string, data: string}} Message */
 /** @typedef {"connecting" | "live" | "reconnecting" | "stopped"} StreamState */
@@ -140,7 +141,7 @@ export function follow(options) {
           const error = new ApiError(
             response.status,
             problem.code ?? "unexpected",
-            problem.detail ?? `The server answered ${response.status}.`,
+            problem.detail ?? interpolate(gettext("The server answered %(status)s."), { status: response.status }),
           );
           if (response.status >= 500 || response.status === 429) {
             throw error; // try again later
