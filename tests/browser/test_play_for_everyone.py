@@ -113,6 +113,7 @@ def test_the_pages_around_the_table_are_live_accessible_and_fit_phone_and_projec
     expect(page.get_by_role("link", name=f"Watch match {opened.pk}")).to_be_visible()
     expect(page.get_by_role("button", name=f"Join match {opened.pk}")).to_have_count(0)
     expect(page.locator(f"a[href='/play/matches/{at_table}/']")).to_have_count(1)
+    screenshot(page, "play-lobby-live")
 
     # The language switcher answers (Chromium sends the page's Origin with its form).
     page.get_by_role("button", name="Français").click()
@@ -128,6 +129,7 @@ def test_the_pages_around_the_table_are_live_accessible_and_fit_phone_and_projec
     ratings = page.get_by_role("table")
     expect(ratings.get_by_role("row")).to_have_count(3)  # the header, then each game
     expect(ratings).to_contain_text("Abbott's Switch")
+    screenshot(page, "play-player-page")
     assert serious_violations(page) == []
     page.get_by_role("link", name=f"Replay of match {ended}").click()
     expect(page.locator("#replay")).to_have_attribute("data-step", "1")
