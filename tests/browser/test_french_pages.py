@@ -4,7 +4,9 @@ projector, a series, the desk's pages and the admin. On each, no sentence of the
 and no English word shows — names, card codes, addresses and what is marked as English (the
 switcher's "English") aside.
 
-One server and one Chromium for all of it (CI's budget): the pages are visited in one test.
+One server and one Chromium for all of it (CI's budget): the pages are visited in one test. A
+second, on the same Chromium, runs a director's evening in French by clicks, from the new
+tournament to the spreadsheet export (issue 37's last paragraph).
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from games import selectors as game_selectors
 from games import services as games
+from games.models import Match
 from tests.browser.conftest import ARTIFACTS, LAPTOP, screenshot
 from tests.browser.play import PASSWORD, finished_match
 from tournaments import selectors
@@ -130,6 +134,7 @@ NAMES = [
     "chloe",
     "directrice",
     "Soirée du jeudi",
+    "Hugo",
     "Tournoi en ligne",
     "Les jeudis d'automne",
 ]
@@ -315,4 +320,141 @@ def test_every_kind_of_page_is_french_with_no_english_left(
     ]:
         page.goto(path)
         pages.read(page, name)
+    assert pages.english == {}
+
+
+def guest_turn_comes(tournament: Tournament, name: str) -> bool:
+    """Whether the guest's turn comes without another person moving: it is theirs now, or only
+    bots sit with them (a person at the table may be to move, and nobody plays them here)."""
+    guest = tournament.entries.get(name=name).guest_user
+    assert guest is not None  # a guest of an online tournament has a user of its own
+    match = Match.objects.get(seats__player=guest)
+    view = game_selectors.match_view_for(match_id=match.pk, user=guest)
+    others = match.seats.exclude(player=guest)
+    return view["to_move"] == view["you"]["seat"] or all(seat.bot_strategy for seat in others)
+
+
+def test_a_directors_evening_in_french(browser: Browser, asgi_server: str, french: BrowserContext):
+    """Issue 37's evening, by clicks on the French desk: create an online tournament, register
+    guests, members and bots in one step, seat round 1, print the guests' seat cards, a guest
+    plays from a card's link, the desk enters each table's result and corrects one, then the
+    standings, the projector and the French spreadsheet export."""
+    user("amelie"), user("bruno")
+    director = user("directrice", is_staff=True)
+    director.groups.add(directors())
+    page = french.new_page()
+    pages = Pages()
+    page.goto("/admin/login/")
+    page.fill("#id_username", "directrice")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/")
+
+    # Create: a French evening online, tables of two, one deal a round.
+    page.goto("/admin/tournaments/tournament/")
+    page.get_by_role("link", name="Ajouter tournoi").click()
+    page.fill("#id_name", "Soirée du jeudi")
+    page.select_option("#id_ruleset", "french")
+    page.select_option("#id_scoring", "french")
+    page.select_option("#id_play", "online")
+    page.check("#id_public")
+    page.select_option("#id_language", "fr")
+    page.fill("#id_planned_rounds", "1")
+    page.fill("#id_table_size", "2")
+    page.fill("#id_deals_per_round", "1")
+    page.get_by_role("button", name="Créer").or_(page.locator("input[value=Créer]")).click()
+    expect(page.locator(".messagelist")).to_contain_text(
+        "Les inscriptions à Soirée du jeudi sont ouvertes."
+    )
+    tournament = Tournament.objects.get(name="Soirée du jeudi")
+
+    # Register guests, members and bots in one step.
+    page.get_by_role("link", name="Inscrire des joueurs").first.click()
+    page.fill("#id_guests", "Gisèle\nHugo")
+    page.fill("#id_players", "amelie, bruno")
+    page.select_option("#id_bot", "random")
+    page.fill("#id_bot_count", "2")
+    pages.read(page, "evening-register")
+    page.locator("input[value=Inscrire]").click()
+    expect(page.locator(".messagelist")).to_contain_text(
+        "6 inscrits (jouent à partir de la ronde 1)."
+    )
+
+    # Seat round 1, print the guests' seat cards.
+    page.get_by_role("button", name="Placer et publier la ronde 1").click()
+    expect(page.locator(".messagelist")).to_contain_text("La ronde 1 est placée et publiée.")
+    expect(page.locator("#desk-tables tbody tr")).to_have_count(3)
+    pages.read(page, "evening-desk")
+    page.get_by_role("link", name="Imprimer les liens de place des invités").click()
+    cards = page.locator(".seat-link")
+    expect(cards).to_have_count(2)
+    expect(cards.first).to_contain_text("Scannez pour jouer")
+    pages.read(page, "evening-seat-cards")
+    link = cards.filter(has_text="Gisèle").locator(".seat-url").inner_text()
+
+    # Gisèle plays from her card's link, in a browser of her own.
+    guest = browser.new_context(viewport=LAPTOP, locale="fr-FR")
+    guest.set_default_timeout(15_000)
+    table = guest.new_page()
+    table.goto(link)
+    root = table.locator("section.table-root[data-status]")
+    expect(root).to_be_visible()
+    pages.read(table, "evening-guest-table")
+    if guest_turn_comes(tournament, "Gisèle"):
+        move = root.locator("button[data-move]:enabled").first
+        move.wait_for()
+        version = root.get_attribute("data-version") or ""
+        move.click()
+        expect(root).not_to_have_attribute("data-version", version)
+    guest.close()
+
+    # The desk enters each table's result (a table still playing is adjudicated), then
+    # corrects the first one, with a reason; both versions stay on record.
+    desk = f"/admin/tournaments/tournament/{tournament.pk}/change/"
+    for number in (1, 2, 3):
+        page.goto(desk)
+        row = page.locator("#desk-tables tbody tr").nth(number - 1)
+        entered = row.get_by_role("link", name=re.compile("^(arbitrer|saisir le résultat)$"))
+        if not entered.count():
+            continue  # two bots played it to the end already
+        entered.click()
+        page.check("#id_d0-out-0")
+        page.fill("#id_d0-tally-1", "12")
+        page.get_by_role("button", name="Enregistrer le résultat").or_(
+            page.locator("input[name=_save]")
+        ).click()
+        expect(page.locator(".messagelist")).to_contain_text(
+            f"Le résultat de la table {number} est enregistré."
+        )
+    page.goto(desk)
+    page.locator("#desk-tables tbody tr").first.get_by_role("link", name="corriger").click()
+    page.fill("#id_d0-tally-1", "14")
+    page.fill("#id_reason", "erreur de compte")
+    page.locator("input[name=_save]").click()
+    expect(page.locator(".messagelist")).to_contain_text(
+        "Le résultat de la table 1 est enregistré."
+    )
+    page.goto(f"/admin/tournaments/tournament/{tournament.pk}/rounds/1/tables/1/result/")
+    expect(page.locator("h2", has_text="Consigné").locator("+ ul li")).to_have_count(
+        tournament.rounds.get().tables.get(number=1).result_entries.count()
+    )
+    expect(page.get_by_text("« erreur de compte »")).to_be_visible()
+    pages.read(page, "evening-correction")
+
+    # The standings, the projector and the export a French spreadsheet opens.
+    page.goto(desk)
+    page.get_by_role("link", name="Classement", exact=True).click()
+    expect(page.locator("#standings tbody tr")).to_have_count(6)
+    pages.read(page, "evening-standings")
+    page.goto(f"/tournaments/{tournament.pk}/screen/")
+    expect(page.locator("#screen-standings tbody tr")).to_have_count(6)
+    pages.read(page, "evening-projector")
+    page.goto(desk)
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Classement en CSV").click()
+    exported = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()
+    assert len(exported) == 7  # the header, then one line per entry
+    assert exported[0].count(";") >= 5
+    assert "," not in exported[0]
+    assert {"oui", "non"} & set(";".join(exported[1:]).split(";"))
     assert pages.english == {}
