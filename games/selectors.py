@@ -34,6 +34,7 @@ from switchgame.protocol import Event, GameState
 from switchgame.shuffle import seed_commitment
 from switchgame.words import quoted
 from switchsite import incarnation
+from switchsite.api.authentication import key_hash, seat_link_secret
 from switchsite.models import ApiToken
 
 REVEALED_STATUSES = frozenset({Match.Status.FINISHED, Match.Status.ABANDONED})
@@ -485,9 +486,19 @@ def holds_seat(*, user: User, match_id: int) -> bool:
 
 
 def seat_link_secrets(*, user_ids: Iterable[int]) -> dict[int, str]:
-    """The seat links' secrets of some guests' users, by user id."""
-    return dict(
-        ApiToken.objects.filter(user_id__in=list(user_ids))
-        .exclude(seat_secret="")
-        .values_list("user_id", "seat_secret")
+    """The seat links' secrets of some guests' users, by user id: each derived again from its nonce
+    and ``SECRET_KEY`` (only its hash is kept), the newest that still derives to its hash. A link
+    made before seat links were derived, or before ``SECRET_KEY`` changed, has none to print
+    (``games.services.seat_links_renew`` gives one beside it)."""
+    tokens = (
+        ApiToken.objects.filter(user_id__in=list(user_ids), scopes=[ApiToken.Scope.SEAT])
+        .exclude(nonce="")
+        .order_by("created_at", "pk")
+        .values_list("user_id", "nonce", "key_hash")
     )
+    secrets = {}
+    for user_id, nonce, hashed in tokens:
+        secret = seat_link_secret(nonce)
+        if key_hash(secret) == hashed:
+            secrets[user_id] = secret
+    return secrets

@@ -39,7 +39,8 @@ class ApiToken(models.Model):
     account's token is given again by ``POST /auth/token/``, so its secret is derived from a random
     ``nonce`` and the service's ``SECRET_KEY`` (which is not in the database), never stored; an
     account token from before hashing has no nonce and works until it is rotated. A seat link's
-    secret is still kept (``seat_secret``) for the desk to print again.
+    secret is derived the same way, so that the desk can print it again; one printed before that
+    (migration 0007) has no nonce and works until its tournament is deleted.
     """
 
     class Scope(models.TextChoices):
@@ -55,7 +56,6 @@ class ApiToken(models.Model):
     key_hash = models.CharField(max_length=64, unique=True)
     account = models.BooleanField(default=False)
     nonce = models.CharField(max_length=32, blank=True)
-    seat_secret = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -54,6 +54,7 @@ from games.services.records import record_deals_keep
 from games.services.retention import old_events_purge
 from games.services.tokens import (
     account_token,
+    seat_links_renew,
     seat_token_create,
     seat_tokens_revoke,
     token_create,
@@ -88,6 +89,7 @@ __all__ = [
     "rated_results_write",
     "ratings_replay_step",
     "record_deals_keep",
+    "seat_links_renew",
     "seat_token_create",
     "seat_tokens_revoke",
     "stalled_matches",

@@ -1,7 +1,7 @@
 """API tokens: the account's own, named tokens with scopes (``read``, ``play``), and the ``seat``
 tokens of guests' seat links. Only a secret's hash is kept: a named token's secret is shown once,
-at creation; the account's is derived again from its nonce and ``SECRET_KEY`` each time it is asked
-for (``switchsite.api.authentication``)."""
+at creation; the account's and a seat link's are derived again from their nonce and ``SECRET_KEY``
+each time they are asked for (``switchsite.api.authentication``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,14 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext
 
 from games import errors
-from switchsite.api.authentication import account_token_secret, key_hash, named_token_secret
+from games.models import shown_name
+from games.selectors import seat_link_secrets
+from switchsite.api.authentication import (
+    account_token_secret,
+    key_hash,
+    named_token_secret,
+    seat_link_secret,
+)
 from switchsite.models import ApiToken
 
 
@@ -55,15 +62,30 @@ def token_revoke(*, user: User, token_id: int) -> None:
         )
 
 
-def seat_token_create(*, user: User, name: str) -> str:
-    """The seat link's token of a guest's user; the secret is kept too, for the desk to show."""
-    secret, hashed = named_token_secret()
+def seat_token_create(*, user: User) -> str:
+    """The seat link's token of a guest's user. Its secret is derived from a random nonce and
+    ``SECRET_KEY``, so the desk can print it again (``games.selectors.seat_link_secrets``)."""
+    nonce = secrets.token_hex(16)
+    secret = seat_link_secret(nonce)
     ApiToken.objects.create(
-        user=user, name=name, scopes=[ApiToken.Scope.SEAT], key_hash=hashed, seat_secret=secret
+        user=user,
+        name=f"seat link of {shown_name(user.get_username())}"[:100],
+        scopes=[ApiToken.Scope.SEAT],
+        key_hash=key_hash(secret),
+        nonce=nonce,
     )
     return secret
 
 
+def seat_links_renew(*, user_ids: Sequence[int]) -> None:
+    """Give each of these guests' users whose seat link cannot be derived again (``SECRET_KEY``
+    has changed since it was made) a new one beside it: the desk can print that one, and the card
+    printed before keeps working."""
+    derivable = seat_link_secrets(user_ids=user_ids)
+    for user in User.objects.filter(pk__in=user_ids).exclude(pk__in=derivable):
+        seat_token_create(user=user)
+
+
 def seat_tokens_revoke(*, user_ids: Sequence[int]) -> None:
     """Revoke the seat links of some guests' users (their tournament is gone)."""
-    ApiToken.objects.filter(user_id__in=user_ids).exclude(seat_secret="").delete()
+    ApiToken.objects.filter(user_id__in=user_ids, scopes=[ApiToken.Scope.SEAT]).delete()

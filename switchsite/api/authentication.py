@@ -15,6 +15,7 @@ Refusals are 403 ``insufficient_scope``.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
 from typing import Any
@@ -35,6 +36,7 @@ SCHEMES = (b"token", b"bearer")
 # requests need the profile (a feed, a seat, the caller's own page) and would read it again.
 WITH_USER = ("user", "user__player")
 ACCOUNT_TOKEN_SALT = "switchsite.account-token"
+SEAT_LINK_SALT = "switchsite.seat-link"
 
 
 def named_token_secret() -> tuple[str, str]:
@@ -47,6 +49,14 @@ def account_token_secret(nonce: str) -> str:
     """The account token's secret: derived from its nonce and ``SECRET_KEY``, so that it can be
     given again without being stored."""
     return salted_hmac(ACCOUNT_TOKEN_SALT, nonce, algorithm="sha256").hexdigest()[:40]
+
+
+def seat_link_secret(nonce: str) -> str:
+    """A seat link's secret: derived from its nonce and ``SECRET_KEY`` like the account token's,
+    so that the desk prints the same link again, and shaped like a named token's (its prefix, 43
+    URL-safe characters), which the logs redact."""
+    digest = salted_hmac(SEAT_LINK_SALT, nonce, algorithm="sha256").digest()
+    return NAMED_TOKEN_PREFIX + base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def key_hash(secret: str) -> str:

@@ -168,7 +168,7 @@ def test_the_lobby_stream_says_changed_at_each_opening_seat_start_and_end_never_
     assert_problem(APIClient().get("/api/v1/lobby/stream/"), 401, "not_authenticated")
     assert_problem(alice.get("/api/v1/lobby/stream/?format=json"), 406, "not_acceptable")
     guest = APIClient()  # a seat link plays its seat, and sees no lobby
-    secret = services.seat_token_create(user=User.objects.get(username="bob"), name="table 1")
+    secret = services.seat_token_create(user=User.objects.get(username="bob"))
     guest.credentials(HTTP_AUTHORIZATION=f"Token {secret}")
     assert_problem(guest.get("/api/v1/lobby/stream/"), 403, "insufficient_scope")
 

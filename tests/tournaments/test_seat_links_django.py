@@ -1,11 +1,16 @@
 """the API guide "Seat links": guests of an online tournament play their seat through a token of
 scope `seat` (the staff detail's `play_url`), which allows that seat's moves and views only."""
 
+import hashlib
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
 from games.models import Match, Player, Seat
+from games.selectors import seat_link_secrets
 from switchsite.models import ApiToken
 from tests.api.conftest import assert_problem
 from tests.tournaments.conftest import TOURNAMENT
@@ -164,3 +169,73 @@ def test_deleting_the_tournament_deletes_the_guests_users_no_match_seats(staff, 
     assert not any(user.has_usable_password() for user in kept)
     assert not ApiToken.objects.filter(user__in=kept).exists()
     assert Seat.objects.filter(player__in=kept, match__status=Match.Status.ABANDONED).count() == 2
+
+
+def guest_tokens() -> str:
+    return str(list(ApiToken.objects.filter(scopes=["seat"]).values()))
+
+
+def test_a_seat_links_secret_is_not_stored_and_the_desk_prints_the_same_link_again(started, staff):
+    links = {e["name"]: e["play_url"] for e in started["entries"] if e["play_url"]}
+
+    again = staff.get(f"/api/v1/tournaments/{started['id']}/").json()["entries"]
+
+    assert {e["name"]: e["play_url"] for e in again if e["play_url"]} == links
+    for url in links.values():
+        secret = url.rstrip("/").rsplit("/", 1)[1]
+        assert secret.startswith("swt_")
+        assert secret not in guest_tokens()
+
+
+def test_after_the_secret_key_changes_a_printed_card_still_plays_and_the_desk_prints_a_new_one(
+    started, staff, admin_client, settings
+):
+    printed = next(e["play_url"] for e in started["entries"] if e["name"] == "Chloé")
+    settings.SECRET_KEY = "another-secret-key"
+    admin_client.force_login(get_user_model().objects.get(username="root"))  # sessions end
+
+    unknown = staff.get(f"/api/v1/tournaments/{started['id']}/").json()["entries"]
+    sheet = admin_client.get(
+        f"/admin/tournaments/tournament/{started['id']}/print/seat_links/"
+    ).content.decode()
+    shown = staff.get(f"/api/v1/tournaments/{started['id']}/").json()["entries"]
+
+    assert all(entry["play_url"] is None for entry in unknown)
+    renewed = next(e["play_url"] for e in shown if e["name"] == "Chloé")
+    assert renewed != printed
+    assert renewed.removeprefix("http://testserver") in sheet
+    assert printed.removeprefix("http://testserver") not in sheet
+    for url in (printed, renewed):
+        assert seat_client(url).get("/api/v1/players/me/").json()["username"].startswith("Chloé")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_link_kept_in_plain_text_before_keeps_playing_and_its_guest_gets_a_derived_one(
+    staff, alice, bob
+):
+    """Migrations switchsite/0007 and 0008: a seat link whose secret was kept as it is keeps only
+    its hash, and its guest gets a link the desk can print again, beside it."""
+    executor = MigrationExecutor(connection)
+    before = [("switchsite", "0006_account_tokens_hashed")]
+    executor.migrate(before)
+    executor.loader.build_graph()
+    user = get_user_model().objects.create_user("Chloé (guest 1)")
+    printed = "swt_" + "A" * 43
+    old_token = executor.loader.project_state(before).apps.get_model("switchsite", "ApiToken")
+    old_token.objects.create(
+        user_id=user.pk,
+        name="seat link of Chloé",
+        scopes=["seat"],
+        key_hash=hashlib.sha256(printed.encode()).hexdigest(),
+        seat_secret=printed,
+    )
+
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    assert printed not in guest_tokens()
+    assert ApiToken.objects.filter(user=user).count() == 2
+    (derived,) = seat_link_secrets(user_ids=[user.pk]).values()
+    for secret in (printed, derived):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {secret}")
+        assert client.get("/api/v1/players/me/").json()["username"] == "Chloé (guest 1)"

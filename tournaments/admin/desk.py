@@ -436,6 +436,7 @@ class DeskViews(admin.ModelAdmin):
         if sheet == "seat_links":
             if not has_power(request.user, Power.SEAT_LINKS):
                 raise PermissionDenied
+            services.seat_links_renew(tournament=tournament, user=request.user)
             context["seat_links"] = _seat_link_cards(request, tournament)
             return self._page(
                 request,

@@ -34,6 +34,7 @@ from tournaments.services.rounds import (
     round_publish,
     tournament_start,
 )
+from tournaments.services.seat_links import seat_links_renew
 from tournaments.services.series import series_create
 from tournaments.services.table_results import (
     standings_recompute,
@@ -55,6 +56,7 @@ __all__ = [
     "round_next",
     "round_publish",
     "round_unpublish",
+    "seat_links_renew",
     "series_create",
     "standings_recompute",
     "table_result_enter",

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.db import transaction
 
 from games import services as game_services
 from games.models import GUEST_SUFFIX, Player
 from tournaments.models import Entry, Tournament
+from tournaments.powers import Power, require_power
 
 SEAT_LINK_PATH = "/play/seat/{secret}/"
 
@@ -47,6 +49,15 @@ def guest_users(tournament: Tournament) -> list[int]:
     )
 
 
+def seat_links_renew(*, tournament: Tournament, user: User) -> None:
+    """Before the desk prints the guests' seat links: a guest whose link cannot be derived again
+    (``SECRET_KEY`` changed since it was made) gets a new one beside it, which the sheet prints;
+    the card printed before keeps working."""
+    require_power(user, Power.SEAT_LINKS)
+    with transaction.atomic():
+        game_services.seat_links_renew(user_ids=guest_users(tournament))
+
+
 def guest_users_retire(user_ids: Sequence[int]) -> None:
     """The guests' users of a deleted tournament, once their entries are gone: their seat links
     stop working, and a user no match seats is deleted with its game profile, feed and tokens.
@@ -63,5 +74,5 @@ def _guest_user_create(entry: Entry) -> User:
     username = entry.name[: 150 - len(suffix)] + suffix
     user = get_user_model().objects.create_user(username=username, password=None)
     Player.objects.create(user=user)
-    game_services.seat_token_create(user=user, name=f"seat link of {entry.name}"[:100])
+    game_services.seat_token_create(user=user)
     return user
