@@ -502,7 +502,9 @@ class LobbyStreamView(StreamView):
         summary="The lobby's changes as Server-Sent Events",
     )
     async def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:
-        events = waiting.change_stream([notifier.lobby_topic()], _resume_point(request))
+        events = waiting.change_stream(
+            [notifier.lobby_topic()], _resume_point(request), ends_with=_revoked(request)
+        )
         return _stream_response(request, events)  # no history, so no incarnation to check
 
 

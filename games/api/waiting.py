@@ -122,13 +122,16 @@ async def event_stream(
                     break
 
 
-def change_stream(topics: Iterable[notifier.Topic], after: int) -> AsyncIterator[str]:
+def change_stream(
+    topics: Iterable[notifier.Topic], after: int, *, ends_with: notifier.Topic | None = None
+) -> AsyncIterator[str]:
     """Server-Sent Events that keep no history: a ``changed`` event when the stream opens and
     another whenever the topics are woken, numbered on from ``after``. A client reads what it shows
     at each of them, so that nothing changed while it was away, or between its read and the
-    subscription, is missed; a spurious wake-up costs it one read."""
+    subscription, is missed; a spurious wake-up costs it one read. It ends as
+    :func:`event_stream` ends (``ends_with``: its token revoked)."""
 
     async def read(cursor: int) -> Batch:
         return [{"seq": cursor + 1, "type": "changed"}], False
 
-    return event_stream(read, topics, after)
+    return event_stream(read, topics, after, ends_with=ends_with)

@@ -204,7 +204,7 @@ def test_a_match_stream_ends_once_the_match_is_over_and_all_is_sent(table: Table
 
 def test_a_revoked_tokens_streams_end_and_send_nothing_more(table: Table):
     """Revoking a token (here by rotating it) ends, within moments, the streams it opened — the
-    match's and the feed — through a notification at commit, as in every process; the player's
+    match's, the feed and the lobby's — through a notification at commit, as in every process; the player's
     other token streams on, and the revoked one sends nothing of the moves played after."""
     match_stream = f"/api/v1/matches/{table.match_id}/stream/"
 
@@ -216,6 +216,7 @@ def test_a_revoked_tokens_streams_end_and_send_nothing_more(table: Table):
         revoked = [
             Call(match_stream, table.tokens[0]),
             Call("/api/v1/players/me/stream/", table.tokens[0]),
+            Call("/api/v1/lobby/stream/", table.tokens[0]),
         ]
         kept = Call(match_stream, other_secret)
         await until(lambda: all(b"event: " in call.body for call in [*revoked, kept]))
