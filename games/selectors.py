@@ -340,6 +340,7 @@ def player_summary(*, player: Player) -> dict[str, Any]:
     return {
         "id": player.user.pk,
         "username": player.user.get_username(),
+        "name": shown_name(player.user.get_username()),
         "rating": _shedding_rating(player.user_id),
         "matches": counts,
     }

@@ -152,6 +152,10 @@ LeaderboardPageSerializer = page_of(LeaderboardRowSerializer, "LeaderboardPageSe
 class PlayerSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
+    name = serializers.CharField(
+        help_text="The name people see: the username, or a tournament guest's name as the desk "
+        "typed it."
+    )
     rating = RatingSerializer()
     matches = MatchCountsSerializer()
 

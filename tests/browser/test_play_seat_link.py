@@ -56,7 +56,7 @@ def test_a_guest_plays_a_turn_from_the_seat_link(play_contexts: list[BrowserCont
     page = context.new_page()
     page.set_viewport_size(PHONE)
     page.goto(play_url)
-    expect(page.get_by_role("heading", name="Playing as Chloé (guest")).to_be_visible()
+    expect(page.get_by_role("heading", name="Playing as Chloé", exact=True)).to_be_visible()
     table = page.locator("section.table-root")  # the seat page's table: the same hooks
     expect(table).to_have_attribute("data-match", str(match_id))
     expect(table).to_have_attribute("data-status", "active")

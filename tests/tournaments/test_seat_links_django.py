@@ -73,6 +73,7 @@ def test_a_seat_link_views_and_moves_its_own_seat_only(started, alice, bob):
 
     me = chloe.get("/api/v1/players/me/").json()
     assert me["username"].startswith("Chloé")
+    assert me["name"] == "Chloé"  # what the seat link's page says: "Playing as Chloé"
     feed = chloe.get("/api/v1/players/me/events/?after=0").json()["results"]
     assert [(e["type"], e["match"]) for e in feed if e["type"] == "round_seated"] == [
         ("round_seated", own)

@@ -42,13 +42,13 @@ function seating(event) {
 /**
  * The page's header: whose seat, which table, and the next table when one waits.
  *
- * @param {{username: string, where: string, next: Seating | null, words: string, alert: boolean, go: (seating: Seating) => void}} shown
+ * @param {{player: string, where: string, next: Seating | null, words: string, alert: boolean, go: (seating: Seating) => void}} shown
  */
-function header({ username, where, next, words, alert, go }) {
+function header({ player, where, next, words, alert, go }) {
   return h(
     "header",
     { class: "seat-header" },
-    h("h1", {}, username ? interpolate(gettext("Playing as %(player)s"), { player: username }) : gettext("Seat link")),
+    h("h1", {}, player ? interpolate(gettext("Playing as %(player)s"), { player }) : gettext("Seat link")),
     h("p", { class: "where-seated" }, where),
     h(
       "p",
@@ -70,7 +70,7 @@ async function start() {
   const holder = document.createElement("div");
   holder.className = "seat-table";
   root.replaceChildren(top, holder);
-  let username = "";
+  let player = ""; // the name people see, a guest's as the desk typed it
   let where = "";
   /** @type {Seating | null} */
   let next = null;
@@ -78,7 +78,7 @@ async function start() {
   let alert = false;
 
   function draw() {
-    render(header({ username, where, next, words, alert, go: showTable }), top);
+    render(header({ player, where, next, words, alert, go: showTable }), top);
   }
 
   /** @param {unknown} failure */
@@ -89,7 +89,7 @@ async function start() {
   }
 
   try {
-    username = (await api.get("/players/me/")).username;
+    player = (await api.get("/players/me/")).name;
   } catch (failure) {
     if (failure instanceof ApiError && failure.status === 401) {
       fail(gettext("This seat link is not valid (any more). Ask the tournament desk for your table's link."));
