@@ -164,7 +164,15 @@ def _flatten(at: str, errors: Any, flat: dict[str, list[str]]) -> None:
 
 
 def _messages(detail: Any) -> list[str]:
-    return [str(message) for message in (detail if isinstance(detail, list) else [detail])]
+    return [_message(message) for message in (detail if isinstance(detail, list) else [detail])]
+
+
+def _message(message: Any) -> str:
+    """A message in the API's words: DRF says a value is "not a valid choice" by its Python
+    ``str()`` (``"[None, None]"``, ``"True"``), so that message does not repeat the value."""
+    if getattr(message, "code", None) == "invalid_choice":
+        return gettext("Not one of the values this field takes.")
+    return str(message)
 
 
 def problem_response(

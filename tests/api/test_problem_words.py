@@ -36,6 +36,13 @@ def test_an_item_of_a_list_is_named_by_its_place(alice) -> None:
     assert python_in_problem(problem) == []
 
 
+def test_a_choice_that_is_not_one_does_not_repeat_the_value_as_python(alice) -> None:
+    body = {"ruleset": "switch", "seats": 2, "on_resign": [None, True]}
+    problem = assert_problem(alice.post("/api/v1/matches/", body), 400, "invalid")
+
+    assert problem["errors"] == {"on_resign": ["Not one of the values this field takes."]}
+
+
 def test_values_sent_are_quoted_as_json(alice) -> None:
     body = {"ruleset": "switch", "seats": 2, "options": {"jokers": None}}
     problem = assert_problem(alice.post("/api/v1/matches/", body), 400, "invalid_options")
