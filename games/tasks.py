@@ -32,7 +32,7 @@ def play_bot_turns(match_id: int) -> int:
     except errors.MatchNotFound:
         return 0  # deleted since: nothing left to do
     if more:
-        publish(play_bot_turns, match_id)
+        publish(play_bot_turns.name, match_id)
     return played
 
 
@@ -66,7 +66,7 @@ def sweep_stalled_matches() -> int:
     }
     quiet = timedelta(seconds=settings.SWEEP_STALL_SECONDS)
     return sum(
-        republish_stalled(due[kind], match_id, stalled_as=f"{kind}:{match_id}:{version}")
+        republish_stalled(due[kind].name, match_id, stalled_as=f"{kind}:{match_id}:{version}")
         for kind, match_id, version in services.stalled_matches(quiet_for=quiet)
     )
 
@@ -83,7 +83,7 @@ def replay_ratings(game: str) -> int:
             batches += 1
         return batches
     if services.ratings_replay_step(game=game):
-        publish(replay_ratings, game)
+        publish(replay_ratings.name, game)
     return 1
 
 
@@ -93,7 +93,7 @@ def sweep_ratings() -> int:
     task was lost, its worker died mid-way). Run every few seconds by ``celery beat``."""
     quiet = timedelta(seconds=settings.SWEEP_STALL_SECONDS)
     return sum(
-        republish_stalled(replay_ratings, game, stalled_as=f"ratings:{game}")
+        republish_stalled(replay_ratings.name, game, stalled_as=f"ratings:{game}")
         for game in services.games_to_replay(quiet_for=quiet)
     )
 

@@ -5,6 +5,9 @@ fails (the broker is down, a connection is refused), the failure is logged and n
 happens: the work is still visible in the database, and the periodic sweep (``games.tasks``,
 ``tournaments.tasks``) publishes it again. With no broker (the embedded default) tasks run
 in-process, and a task that fails there is logged the same way rather than failing the request.
+
+Tasks are published by name (``"games.tasks.play_bot_turns"``), as a worker and ``celery beat``
+know them: a service that publishes work does not import the tasks module that calls it back.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from celery import Task, shared_task
+from celery import Task, current_app, shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.db import OperationalError, transaction
@@ -30,27 +33,37 @@ RETRY_ON_DATABASE_FAULTS: dict[str, Any] = {
 }
 
 
-def publish(task: Task, *args: Any) -> bool:
-    """Enqueue ``task`` now; True if it was handed over (or, in-process, ran without error)."""
+def registered_task(name: str) -> Task:
+    """The task called ``name``; every app's tasks module is imported on first need, as a worker
+    does when it starts. An unknown name raises KeyError: a mistake, not a lost message."""
+    if name not in current_app.tasks:
+        current_app.loader.import_default_modules()
+    return current_app.tasks[name]
+
+
+def publish(task: str, *args: Any) -> bool:
+    """Enqueue the task named ``task`` now; True if it was handed over (or, in-process, ran
+    without error)."""
+    registered = registered_task(task)
     try:
-        task.delay(*args)
+        registered.delay(*args)
     except Exception:
-        logger.exception(
-            "could not publish %s%r; the sweep will find the work again", task.name, args
-        )
+        logger.exception("could not publish %s%r; the sweep will find the work again", task, args)
         return False
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         outages.answered("Redis")
     return True
 
 
-def publish_after_commit(task: Task, *args: Any) -> None:
-    """Enqueue ``task`` once the current transaction commits (at once outside a transaction)."""
+def publish_after_commit(task: str, *args: Any) -> None:
+    """Enqueue the task named ``task`` once the current transaction commits (at once outside a
+    transaction)."""
+    registered_task(task)  # a name that names no task fails its caller, not the commit
     transaction.on_commit(lambda: publish(task, *args))
 
 
-def republish_stalled(task: Task, *args: Any, stalled_as: str) -> bool:
-    """A sweep found work that shows no progress: publish ``task`` again — once per
+def republish_stalled(task: str, *args: Any, stalled_as: str) -> bool:
+    """A sweep found work that shows no progress: publish the task named ``task`` again — once per
     ``SWEEP_STALL_SECONDS`` for the same ``stalled_as`` (say, a match and its version), so a slow
     queue does not fill up with copies while the first is still on its way."""
     if not cache.add(f"swept:{stalled_as}", True, timeout=settings.SWEEP_STALL_SECONDS):

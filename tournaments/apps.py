@@ -18,8 +18,7 @@ class TournamentsConfig(AppConfig):
 def score_tournament_table(sender: Any, match_id: int, **kwargs: Any) -> None:
     """When a match ends, score it if it is a tournament table (casual matches cost one query)."""
     from switchsite.tasks import publish_after_commit
-    from tournaments import tasks
     from tournaments.models import Table
 
     if Table.objects.filter(match_id=match_id).exists():
-        publish_after_commit(tasks.record_table_result, match_id)
+        publish_after_commit("tournaments.tasks.record_table_result", match_id)

@@ -37,6 +37,6 @@ def sweep_unscored_tables() -> int:
     broker). Returns how many tasks were published."""
     quiet = timedelta(seconds=settings.SWEEP_STALL_SECONDS)
     return sum(
-        republish_stalled(record_table_result, match_id, stalled_as=f"unscored:{match_id}")
+        republish_stalled(record_table_result.name, match_id, stalled_as=f"unscored:{match_id}")
         for match_id in services.unscored_matches(quiet_for=quiet)
     )

@@ -160,16 +160,14 @@ def advance(
             match_rated(match, seats)
         if read.status == Status.WAITING or decision.status != read.status:
             notifier.wake_on_commit(notifier.lobby_topic())  # seats, a start or an end
-        from games import tasks  # tasks import the services
-
         if decision.ended:
             match_id = match.pk
             transaction.on_commit(
                 lambda: signals.match_finished.send(sender=Match, match_id=match_id)
             )
-            publish_after_commit(tasks.keep_record_deals, match_id)
+            publish_after_commit("games.tasks.keep_record_deals", match_id)
         if wake_bots and decision.bot_to_move:
-            publish_after_commit(tasks.play_bot_turns, match.pk)
+            publish_after_commit("games.tasks.play_bot_turns", match.pk)
     play.read_version, play.read_turn = match.version, game.turn_id
     return records
 

@@ -38,8 +38,6 @@ def rated_results_write(
     transaction, and publish their replay after commit. ``replacing`` (a source prefix) deletes the
     earlier results it names first: the replay then starts where the earliest of them was.
     """
-    from games import tasks  # tasks import the services
-
     with transaction.atomic():
         if replacing is not None:
             earlier = RatedResult.objects.filter(source__startswith=replacing)
@@ -52,7 +50,7 @@ def rated_results_write(
             for source, teams, ranks in results
         )
     if results or replacing is not None:
-        publish_after_commit(tasks.replay_ratings, game)
+        publish_after_commit("games.tasks.replay_ratings", game)
 
 
 def match_rated(match: Match, seats: Sequence[Seat]) -> None:

@@ -240,7 +240,7 @@ def test_a_match_that_ends_has_its_record_deals_kept(
 ) -> None:
     published: list[tuple[str, tuple[Any, ...]]] = []
     monkeypatch.setattr(
-        switchsite.tasks, "publish", lambda task, *args: published.append((task.name, args))
+        switchsite.tasks, "publish", lambda task, *args: published.append((task, args))
     )
     with django_capture_on_commit_callbacks(execute=True):
         match, _ = play("switch", 3, 2, timeouts=True, deals=2)

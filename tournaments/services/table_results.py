@@ -85,8 +85,6 @@ def table_result_enter(
     plausible needs ``confirm``, and ratings are replayed from the table onwards in the
     background. A cancelled tournament is closed: no result is entered or corrected.
     """
-    from tournaments import tasks  # tasks import this module
-
     require_power(user, Power.RESULTS)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
@@ -137,7 +135,7 @@ def table_result_enter(
         )
         _close_round_if_done(tournament, table.round)
         if rewritten:
-            publish_after_commit(tasks.recompute_tournament, tournament_id)
+            publish_after_commit("tournaments.tasks.recompute_tournament", tournament_id)
     return table
 
 
