@@ -38,6 +38,6 @@ def revoke_tokens_on_password_change(sender: Any, instance: Any, **kwargs: Any) 
 def end_streams_of_revoked_token(sender: Any, instance: Any, **kwargs: Any) -> None:
     """A deleted token — revoked, rotated, its password changed, its user or tournament gone,
     whichever way — ends the streams it opened, in every process, once the deletion commits."""
-    from games import notifier
+    from switchsite.serving import notifier
 
     notifier.wake_on_commit(notifier.revoked_topic(instance.pk))

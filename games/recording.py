@@ -26,9 +26,9 @@ from django.db import connection
 from django.db.models import Case, F, Field, Model, Subquery, Value, When
 from django.utils import timezone
 
-from games import notifier
 from games.models import FeedEvent, Match, MatchEvent, Player
 from switchsite.encoding import json_text
+from switchsite.serving import notifier
 
 
 @dataclass(frozen=True)

@@ -130,8 +130,8 @@ DATABASES = {
 DATABASE_LOCK_TIMEOUT = env.number("DATABASE_LOCK_TIMEOUT", default=5.0, above=0)
 # DATABASE_URL leads to a pooler in transaction mode (PgBouncer): docs/operations.md, "A pooler".
 DATABASE_TRANSACTION_POOLING = env.flag("DATABASE_TRANSACTION_POOLING", default=False)
-# The one LISTEN connection of each web process (games.notifier), straight to PostgreSQL when
-# DATABASE_URL goes through a transaction pooler; None: DATABASE_URL's own.
+# The one LISTEN connection of each web process (switchsite.serving.notifier), straight to
+# PostgreSQL when DATABASE_URL goes through a transaction pooler; None: DATABASE_URL's own.
 DATABASE_LISTEN: dict[str, Any] | None = None
 if env.text("DATABASE_LISTEN_URL", default=""):
     DATABASE_LISTEN = env.database("DATABASE_LISTEN_URL", default="")
@@ -373,10 +373,10 @@ USER_BOT_SEATS = env.integer("USER_BOT_SEATS", default=16, minimum=0)
 STREAMS_PER_TOKEN = env.integer("STREAMS_PER_TOKEN", default=20, minimum=1)
 STREAMS_PER_ADDRESS = env.integer("STREAMS_PER_ADDRESS", default=50, minimum=1)
 
-# Long polls and Server-Sent Events wait for a commit notification (games.notifier), not a timer.
-# A stream ends after SSE_MAX_SECONDS (the client reconnects with Last-Event-ID) and sends a comment
-# line after SSE_KEEPALIVE_SECONDS of silence. Waiting requests read the database through
-# EVENT_READ_THREADS threads per process, each with one connection (switchsite.asyncdb).
+# Long polls and Server-Sent Events wait for a commit notification (switchsite.serving.notifier),
+# not a timer. A stream ends after SSE_MAX_SECONDS (the client reconnects with Last-Event-ID) and
+# sends a comment line after SSE_KEEPALIVE_SECONDS of silence. Waiting requests read the database
+# through EVENT_READ_THREADS threads per process, each with one connection (switchsite.asyncdb).
 SSE_MAX_SECONDS = env.number("SSE_MAX_SECONDS", default=60, above=0)
 SSE_KEEPALIVE_SECONDS = env.number("SSE_KEEPALIVE_SECONDS", default=15, above=0)
 EVENT_READ_THREADS = env.integer("EVENT_READ_THREADS", default=4, minimum=0)

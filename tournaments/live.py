@@ -2,7 +2,7 @@
 
 Every write of the tournament service locks the tournament row first
 (``services.common.locked_tournament``); that is where :func:`changed` counts one more
-``revision`` and wakes the tournament's waiters at commit (``games.notifier``: a ``NOTIFY`` on
+``revision`` and wakes the tournament's waiters at commit (``switchsite.serving.notifier``: a ``NOTIFY`` on
 PostgreSQL, reaching every serving process). A rolled-back write counts nothing and wakes nobody.
 
 A page is rendered with its revision; its script opens :func:`stream` (Server-Sent Events) after
@@ -24,9 +24,9 @@ from typing import Any
 from django.db.models import F, Sum
 from django.db.models.functions import Coalesce
 
-from games import notifier
 from games.api import waiting
 from switchsite.asyncdb import run_shared
+from switchsite.serving import notifier
 from tournaments.models import Series, Tournament
 
 

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import notifier, selectors, services
+from games import selectors, services
 from games.api import serializers as s
 from games.api import typed, waiting
 from switchgame import bots, catalog
@@ -29,7 +29,7 @@ from switchsite.api.schema import IDEMPOTENCY_KEY, INCARNATION_HEADER, SSE_EVENT
 from switchsite.asyncdb import run_shared, run_sync
 from switchsite.encoding import json_bytes
 from switchsite.requests import AuthenticatedRequest
-from switchsite.serving import streamcaps
+from switchsite.serving import notifier, streamcaps
 
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID", str, OpenApiParameter.HEADER, description="Resume after this event's seq."

@@ -19,10 +19,11 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError
 
-from games import errors, notifier
+from games import errors
 from switchsite import metrics
 from switchsite.asyncdb import release_request_thread
 from switchsite.encoding import json_text
+from switchsite.serving import notifier
 
 logger = logging.getLogger(__name__)
 

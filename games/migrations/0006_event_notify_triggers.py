@@ -1,4 +1,5 @@
-"""PostgreSQL only: inserting events notifies channel ``switch_events`` at commit (games.notifier).
+"""PostgreSQL only: inserting events notifies channel ``switch_events`` at commit
+(switchsite.serving.notifier).
 
 One statement-level trigger per event table, with the inserted rows as a transition table, so a
 bulk insert notifies once: ``m:<match ids>`` for match events, ``f:<user ids>`` for feed events (the

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import errors, notifier
+from games import errors
 from games.models import Match, MatchEvent, Seat
 from games.recording import FeedEntry
 from games.selectors import MatchInPlay, bot_account, match_in_play
@@ -32,6 +32,7 @@ from switchgame.records.replay import turn_defaults
 from switchgame.words import quoted
 from switchsite import metrics
 from switchsite.problems import LimitReached
+from switchsite.serving import notifier
 
 RESIGN_POLICIES = ("bot", "forfeit")
 # Who plays on for a player who resigns or runs out of time three times (both games have one).

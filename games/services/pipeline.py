@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import errors, notifier, signals
+from games import errors, signals
 from games.models import Match, MatchEvent, Seat
 from games.recording import Advance, FeedEntry, advance_write
 from games.selectors import MatchInPlay, match_view
@@ -38,6 +38,7 @@ from switchgame.decision import (
     decide,
     practice_deal_seed,
 )
+from switchsite.serving import notifier
 from switchsite.tasks import publish_after_commit
 
 # How often an operation is tried again when the match changed under it before it gives up with

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.conf import settings
 
-from games import notifier
 from switchsite import asyncdb
+from switchsite.serving import notifier
 from switchsite.serving.beat import beat_in_process, beat_schedule
 from switchsite.serving.stopping import close_waiters_on_stop_signals
 

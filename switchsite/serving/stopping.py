@@ -26,7 +26,7 @@ from typing import Any
 
 from django.conf import settings
 
-from games import notifier
+from switchsite.serving import notifier
 
 logger = logging.getLogger(__name__)
 

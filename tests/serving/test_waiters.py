@@ -17,9 +17,10 @@ from asgiref.sync import SyncToAsync
 from django.db import connection, transaction
 from django.db.backends.utils import CursorWrapper
 
-from games import notifier, selectors, services
+from games import selectors, services
 from games.models import FeedEvent, MatchEvent
 from switchsite.asgi import application
+from switchsite.serving import notifier
 from tests.serving.conftest import (
     Table,
     in_thread,
