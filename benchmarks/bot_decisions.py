@@ -22,8 +22,7 @@ from typing import Any
 
 from benchmarks.bot_strength import RULESET, MontecarloSettings, mapped
 from switchgame.bots import STRATEGIES, MatchFacts
-from switchgame.shedding import ActionTuple, SheddingGame, parse_action
-from switchgame.shedding.rulesets import create_game
+from switchgame.shedding import ActionTuple, SheddingGame, create_game, parse_action
 
 PLAYERS = 4
 SHARE = 0.35  # of the positions with a choice that are valued

@@ -36,8 +36,8 @@ from switchgame.bots.shedding_montecarlo import (
     Determiniser,
     make_montecarlo_bot,
 )
-from switchgame.shedding import SheddingGame
-from switchgame.shedding.rulesets import Rules, create_game
+from switchgame.shedding import SheddingGame, create_game
+from switchgame.shedding.rulesets import Rules
 from switchgame.shuffle import DealRng
 
 RULESET = "switch"

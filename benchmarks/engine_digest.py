@@ -33,8 +33,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from switchgame.protocol import Event, IllegalMove
-from switchgame.shedding import SheddingGame
-from switchgame.shedding.rulesets import RULESETS, create_game
+from switchgame.shedding import SheddingGame, create_game
+from switchgame.shedding.rulesets import RULESETS
 
 PLAYER_COUNTS = (2, 3, 4, 6)
 MAX_ACTIONS = 3000  # per match: uniformly random play with voluntary draws can run long

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from switchgame import catalog
-from switchgame.shedding.rulesets import create_game
+from switchgame.shedding import create_game
 
 PLAYERS = 4
 

@@ -10,10 +10,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from switchgame import shedding
 from switchgame.abbott import rulesets as abbott_rulesets
 from switchgame.abbott.game import AbbottGame
 from switchgame.protocol import GameState
-from switchgame.shedding import SheddingGame
 from switchgame.shedding import rulesets as shedding_rulesets
 from switchgame.words import quoted
 
@@ -21,11 +21,11 @@ SHEDDING = "shedding"
 ABBOTT = "abbott"
 
 _LOADERS: dict[str, Callable[[Mapping[str, Any]], GameState]] = {
-    SHEDDING: SheddingGame.from_dict,
+    SHEDDING: shedding.SheddingGame.from_dict,
     ABBOTT: AbbottGame.from_dict,
 }
 _FACTORIES: dict[str, Callable[..., GameState]] = {
-    SHEDDING: shedding_rulesets.create_game,
+    SHEDDING: shedding.create_game,
     ABBOTT: abbott_rulesets.create_game,
 }
 

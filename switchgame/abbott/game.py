@@ -8,8 +8,8 @@ best five-card poker hand wins it. The decisions where the source is silent are 
 
 Everything is perfect information except the cards left out of the layout, which no view shows.
 The package is split as the shedding game is: the stored state (``state``), the shapes of actions
-and layouts (``actions``), what may be done now (``legal``), what a seat sees (``views``), and here
-the rules that change the state.
+and layouts (``actions``), what may be done now (``legal``), and here the rules that change the
+state and what a seat sees of it (its view).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Self
 
-from switchgame.abbott import legal, views
+from switchgame.abbott import legal
 from switchgame.abbott.actions import action_name, layout_grid
 from switchgame.abbott.poker import evaluate
 from switchgame.abbott.scoring import game_winner, hand_scores
@@ -33,7 +33,7 @@ from switchgame.abbott.state import (
     UNREACHABLE,
     AbbottState,
 )
-from switchgame.cards import card_code, make_deck
+from switchgame.cards import card_code, make_deck, parse_card
 from switchgame.protocol import Action, Event, HandOutcome, IllegalMove, Outcome, solo_teams
 from switchgame.shuffle import DealRng
 from switchgame.words import N_
@@ -138,7 +138,43 @@ class AbbottGame(AbbottState):
         return legal.default_action(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return views.view(self, seat)
+        """Everything about the game, JSON-ready; only ``legal_moves`` depends on ``seat``.
+        ``result`` is the outcome (``Outcome.to_json()``) once the game is won, else ``None``."""
+        in_play = self.phase == PLAY
+        outcome = self.outcome()
+        return {
+            "game": self.game,
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "size": self.size,
+            "target": self.target,
+            "control_threshold": self.control_threshold,
+            "hand": self.hand,
+            "first_mover": self.first_mover if self.hand else None,
+            "dealer": self.dealer if self.hand else None,
+            "grid": self.grid_rows(),
+            "pieces": self.piece_squares(),
+            "seats": [
+                {
+                    "seat": s,
+                    "cards": [card_code(c) for c in self.captured[s]],
+                    "best_hand": self.best_hand_json(s),
+                    "total": self.totals[s],
+                    "proposed_end": self.proposed[s],
+                }
+                for s in range(self.players)
+            ],
+            "consent_asked": self.asked,
+            "alliance": (
+                {"chooser": self.alliance[0], "chosen": self.alliance[1]} if self.alliance else None
+            ),
+            "totals": list(self.totals),
+            "controls": list(self._controls),
+            "to_move": self.to_move,
+            "piece_to_move": self.piece_to_move,
+            "legal_moves": self.legal_actions() if in_play and seat == self.to_move else [],
+            "result": outcome.to_json() if outcome else None,
+        }
 
     def outcome(self) -> Outcome | None:
         """Once the game is won: every hand's scores, winner, placings and sides, and the totals."""
@@ -168,10 +204,46 @@ class AbbottGame(AbbottState):
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any], ruleset: str | None = None) -> Self:
-        """A state that plays exactly like the one ``view`` was taken from, for search bots
-        (:func:`views.restore`); ``ruleset`` defaults to the view's own."""
+        """A state that plays exactly like the one ``view`` was taken from, for search bots;
+        ``ruleset`` defaults to the view's own.
+
+        The game is perfect information except the unused cards, which no action can reach, so
+        they are filled with every card not in sight. ``history`` is left empty: a view does not
+        show past hands, so ``outcome()`` of the rebuilt state lists only the hands it goes on to
+        play. ``turns_taken`` is not in the view, and it only matters for the blocked dealer's
+        first turn: a card under the dealer's piece means that turn is still to come (moving off
+        leaves the card behind, landing takes it, and the blocked dealer takes it), so the count
+        is exact then, and any count past the first round is equivalent.
+        """
         game = cls(ruleset or view["ruleset"], view["players"], view["target"])
-        views.restore(game, view)
+        players = game.players
+        game.hand = view["hand"]
+        game.totals = list(view["totals"])
+        result = view["result"]
+        if result is not None:
+            game.phase, game.winner = OVER, result["winner"]
+        elif view["to_move"] is None:
+            game.phase = DEAL
+        else:
+            game.phase = PLAY
+        game.grid = [
+            EMPTY if code is None else parse_card(code) for row in view["grid"] for code in row
+        ]
+        game.pieces = [r * game.size + c for r, c in view["pieces"]]
+        game.captured = [[parse_card(code) for code in seat["cards"]] for seat in view["seats"]]
+        in_sight = {c for c in game.grid if c != EMPTY}.union(*game.captured)
+        game.unused = [c for c in make_deck() if c not in in_sight]
+        game.first_mover = view["first_mover"] or 0
+        game.turn = view["piece_to_move"] if view["piece_to_move"] is not None else game.first_mover
+        into_round = (game.turn - game.first_mover) % players
+        dealer_waits = game.grid[game.pieces[(game.first_mover - 1) % players]] != EMPTY
+        game.turns_taken = into_round if dealer_waits else players + into_round
+        game.turns_begun = game.turns_taken
+        alliance = view["alliance"]
+        game.alliance = (alliance["chooser"], alliance["chosen"]) if alliance else None
+        game.proposed = [seat["proposed_end"] for seat in view["seats"]]
+        game.asked = view["consent_asked"]
+        game._rebuild()
         return game
 
     # ------------------------------------------------------------------------------- the actions

@@ -3,9 +3,9 @@
 * :mod:`.actions` — actions as the API's dicts and as the engine's tuples, and parsing;
 * :mod:`.state` — the fields of a match, declared once, and copying and saving that follow;
 * :mod:`.legal` — which actions are legal in a position, and why another one is not;
-* :mod:`.game` — :class:`SheddingGame`: dealing, applying actions, the turn mechanics;
-* :mod:`.public_log` — what the whole table has seen of a deal (the view's ``history``);
-* :mod:`.views` — what a seat may know, and a whole game rebuilt from that for search bots.
+* :mod:`.game` — :class:`SheddingGame`: dealing, applying actions, the turn mechanics, what a
+  seat may know (its view) and a whole game rebuilt from a view for search bots; :func:`create_game`;
+* :mod:`.public_log` — what the whole table has seen of a deal (the view's ``history``).
 """
 
 from switchgame.shedding.actions import (
@@ -18,7 +18,7 @@ from switchgame.shedding.actions import (
     action_dict,
     parse_action,
 )
-from switchgame.shedding.game import SheddingGame
+from switchgame.shedding.game import SheddingGame, create_game
 
 __all__ = [
     "DRAW",
@@ -29,5 +29,6 @@ __all__ = [
     "ActionTuple",
     "SheddingGame",
     "action_dict",
+    "create_game",
     "parse_action",
 ]

@@ -2,18 +2,20 @@
 
 :class:`SheddingGame` implements ``protocol.GameState`` for every ruleset of :mod:`rulesets`. Its
 fields are declared in :mod:`state`; which actions are legal is :mod:`legal`'s business, the
-action codec :mod:`actions`', what a seat sees :mod:`views`'. Decisions where the sources are
-silent are in docs/rules.md §7.
+action codec :mod:`actions`'; what a seat sees (its view) is here, beside the state it shows.
+Decisions where the sources are silent are in docs/rules.md §7.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self
 
 from switchgame.cards import (
     CARD_CODES,
+    CARD_IDS,
     RANK_OF,
     SUIT_OF,
     SUITS,
@@ -26,13 +28,13 @@ from switchgame.protocol import (
     Outcome,
 )
 from switchgame.shedding import legal as legal_moves
-from switchgame.shedding import views
 from switchgame.shedding.actions import (
     API_FORMS,
     DRAW,
     DRAW_ACTION,
     END_ACTION,
     PLAY,
+    SUIT_IDS,
     TUPLE_FORMS,
     ActionTuple,
     SharedAction,
@@ -40,16 +42,18 @@ from switchgame.shedding.actions import (
     parse_action,
 )
 from switchgame.shedding.dealing import read_layout, turn_starter
-from switchgame.shedding.options import Power
+from switchgame.shedding.options import Power, check_int
 from switchgame.shedding.public_log import (
+    history_entry,
     log_draw,
     log_end_turn,
+    log_entry,
     log_play,
     log_reshuffle,
     log_skip,
     log_starter,
 )
-from switchgame.shedding.rulesets import Rules
+from switchgame.shedding.rulesets import Rules, find_ruleset
 from switchgame.shedding.scoring import (
     deal_placings,
     french_tally,
@@ -60,6 +64,14 @@ from switchgame.shedding.scoring import (
 from switchgame.shedding.state import NEEDS_DEAL, OVER, PLAYING, MatchState
 from switchgame.shuffle import DealRng
 from switchgame.words import N_
+
+
+def _code_or_none(card_id: int) -> str | None:
+    return CARD_CODES[card_id] if card_id >= 0 else None
+
+
+def _card_or_none(code: str | None) -> int:
+    return -1 if code is None else CARD_IDS[code]
 
 
 # A dataclass too, with MatchState's fields and none of its own: compiled (mypyc), a subclass takes
@@ -581,8 +593,71 @@ class SheddingGame(MatchState):
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (``None``: a spectator): never another seat's cards or the stock."""
-        return views.view(self, seat)
+        """What ``seat`` may know (``None``: a spectator): never another seat's cards or the stock.
+        The only thing serializers and bots read."""
+        n = self.rules.players
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
+        ):
+            raise ValueError(f"there is no seat {seat!r}")
+        playing = self.phase == PLAYING
+        places = {s: i + 1 for i, s in enumerate(self.finish_order)}
+        outcome = self.outcome()
+        return {
+            "game": self.game,
+            "ruleset": self.rules.ruleset.name,
+            "deal": self.deal_number,
+            "to_move": self.to_move,
+            "direction": self.direction,
+            "top_card": CARD_CODES[self.discard[-1]] if self.discard else None,
+            "active_suit": SUITS[self.active_suit] if self.active_suit >= 0 else None,
+            # The cards whose powers the pending pick-up and skip answer to decide what answers them.
+            "pending": {
+                "draw": self.pending_draw,
+                "skip": self.pending_skip,
+                "draw_card": _code_or_none(self.pending_card),
+                "skip_card": _code_or_none(self.pending_skip_card),
+            },
+            "stock_count": len(self.stock),
+            "discard_count": len(self.discard),
+            # Public: every card in it was played face up (or turned as the starter) at this table.
+            "discard_pile": codes(self.discard),
+            "seats": [
+                {
+                    "seat": s,
+                    "hand_count": len(self.hands[s]),
+                    "announced": self.announced[s],
+                    "finished": places.get(s),
+                    "score": self.scores[s],
+                    "skips_owed": self.skips_owed[s],
+                }
+                for s in range(n)
+            ],
+            "you": None
+            if seat is None
+            else {
+                "seat": seat,
+                "hand": codes(self.hands[seat]),
+                # A card just drawn that may be played now (one_then_play, until_playable).
+                "drawn": _code_or_none(self.drawn) if seat == self.current else None,
+            },
+            "legal_moves": self.legal_actions() if playing and seat == self.current else [],
+            "turn": {
+                "played": self.played,
+                "last_card": _code_or_none(self.last),
+                "must_cover": self.must_cover,
+                "suit_mode": SUITS[self.suit_mode] if self.suit_mode >= 0 else None,
+                "drew": self.turn_drew,
+                "run": self.run_dir,  # a run's direction once it has one: 1 up, -1 down
+                "again": self.again,  # "play again": the next card only has to match
+                "skips": self.turn_skip,  # turns the next player will miss when this turn ends
+                "last_card_barred": self.barred,  # unannounced: the last card may not go now
+            },
+            "finish_order": list(self.finish_order),
+            "history": [history_entry(entry) for entry in self.public_log],  # public_log.py
+            "last_deal": dict(self.history[-1]) if self.history else None,
+            "result": None if outcome is None else outcome.to_json(),
+        }
 
     @classmethod
     def from_view(
@@ -593,6 +668,83 @@ class SheddingGame(MatchState):
         stock: list[int],
         seed: bytes,
     ) -> Self:
-        """A complete game agreeing with ``view``, the hidden cards filled in by the caller (for
-        search bots; see :func:`views.rebuild`). Raises ValueError when the cards do not fit."""
-        return views.rebuild(cls, view, rules, hands, stock, seed)
+        """A complete game agreeing with ``view``, the hidden cards filled in by the caller.
+
+        For search over hidden information (ISMCTS): a bot samples the cards it cannot see and plays on
+        from here. ``view`` is the view of the seat to move; ``hands`` holds one list of card ids per
+        seat (that seat's own as in the view, the others of the viewed sizes) and ``stock`` the stock,
+        top card last. Everything else is copied from the view: the discard pile, the pending pick-up
+        or skip, the turn so far, the public history. The game holds this deal only — it is the last
+        of the match, so a play-out ends with it — and reshuffles with a fresh ``DealRng(seed)``. What
+        a view cannot say is reset: the blocked-deal counter, the points of a player already out in
+        ``one_left``, past deals. Raises ValueError when the cards are not a partition of the deck that
+        fits the view.
+        """
+        seat = view["to_move"]
+        if seat is None or view["you"] is None or view["you"]["seat"] != seat:
+            raise ValueError("a game can only be rebuilt from the view of the seat to move")
+        n = rules.players
+        seats = view["seats"]
+        discard = [CARD_IDS[code] for code in view["discard_pile"]]
+        if len(hands) != n or any(
+            len(hand) != info["hand_count"] for hand, info in zip(hands, seats, strict=True)
+        ):
+            raise ValueError("the hands do not have the sizes the view shows")
+        if sorted(hands[seat]) != sorted(CARD_IDS[code] for code in view["you"]["hand"]):
+            raise ValueError("the seat to move must hold the hand its view shows")
+        if len(stock) != view["stock_count"]:
+            raise ValueError("the stock does not have the size the view shows")
+        dealt = Counter([c for hand in hands for c in hand])  # a list: mypyc makes one anyway
+        if dealt + Counter(stock) + Counter(discard) != Counter(rules.deck):
+            raise ValueError("the hands, stock and discard pile are not the deck")
+        game = cls(rules, deals=view["deal"])
+        game.phase = PLAYING
+        game.deal_number = view["deal"]
+        game.hands = [list(hand) for hand in hands]
+        game.stock = list(stock)
+        game.discard = discard
+        game.active_suit = SUIT_IDS[view["active_suit"]]
+        game.direction = view["direction"]
+        game.current = seat
+        game.scores = [info["score"] for info in seats]
+        game.skips_owed = [info["skips_owed"] for info in seats]
+        game.announced = [info["announced"] for info in seats]
+        game.out = [info["finished"] is not None for info in seats]
+        game.active = n - sum(game.out)
+        game.finish_order = list(view["finish_order"])
+        game.public_log = [log_entry(item) for item in view["history"]]
+        game.first_out_points = 0 if game.finish_order else None
+        game.rng = DealRng(seed)
+        pending = view["pending"]
+        game.pending_draw = pending["draw"]
+        game.pending_skip = pending["skip"]
+        game.pending_card = _card_or_none(pending["draw_card"])
+        game.pending_skip_card = _card_or_none(pending["skip_card"])
+        turn = view["turn"]
+        game.played = turn["played"]
+        game.last = _card_or_none(turn["last_card"])
+        game.must_cover = turn["must_cover"]
+        game.suit_mode = -1 if turn["suit_mode"] is None else SUIT_IDS[turn["suit_mode"]]
+        game.turn_drew = turn["drew"]
+        game.run_dir = turn["run"]
+        game.again = turn["again"]
+        game.turn_skip = turn["skips"]
+        game.barred = turn["last_card_barred"]
+        game.drawn = _card_or_none(view["you"]["drawn"])
+        return game
+
+
+def create_game(
+    ruleset: str,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    deals: int = 1,
+    target: int | None = None,
+) -> SheddingGame:
+    """A new match waiting for its first deal; raises UnknownRuleset or InvalidOptions."""
+    rules = find_ruleset(ruleset).with_options(options).compile(players)
+    if target is None:
+        check_int("deals", deals, 1, 1000)
+    else:
+        check_int("target", target, 1, 100_000)
+    return SheddingGame(rules, deals=deals, target=target)

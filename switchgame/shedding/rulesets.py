@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from switchgame.cards import (
     JOKER_2,
@@ -28,7 +28,6 @@ from switchgame.shedding.options import (
     HEIGHT,
     LAST_CARD_PENALTY,
     Power,
-    check_int,
     compile_power,
     invalid_option,
     normalise_options,
@@ -37,9 +36,6 @@ from switchgame.shedding.options import (
     value_for_players,
 )
 from switchgame.words import N_, quoted
-
-if TYPE_CHECKING:
-    from switchgame.shedding import SheddingGame
 
 
 class UnknownRuleset(ValueError):
@@ -468,22 +464,3 @@ def find_ruleset(name: str) -> RuleSet:
         raise UnknownRuleset(
             f"unknown ruleset {quoted(name)}; shedding rulesets are {', '.join(RULESETS)}"
         ) from None
-
-
-def create_game(
-    ruleset: str,
-    players: int,
-    options: Mapping[str, Any] | None = None,
-    deals: int = 1,
-    target: int | None = None,
-) -> SheddingGame:
-    """A new match waiting for its first deal; raises UnknownRuleset or InvalidOptions."""
-    # Imported here: the game module needs this one (Rules), so this one cannot need it at import.
-    from switchgame.shedding import SheddingGame
-
-    rules = find_ruleset(ruleset).with_options(options).compile(players)
-    if target is None:
-        check_int("deals", deals, 1, 1000)
-    else:
-        check_int("target", target, 1, 100_000)
-    return SheddingGame(rules, deals=deals, target=target)

@@ -16,8 +16,8 @@ import pytest
 from switchgame.bots import STRATEGIES, MatchFacts
 from switchgame.bots.shedding_heuristic import rules_for
 from switchgame.bots.shedding_montecarlo import Determiniser, make_montecarlo_bot
-from switchgame.shedding import SheddingGame
-from switchgame.shedding.rulesets import RULESETS, create_game
+from switchgame.shedding import SheddingGame, create_game
+from switchgame.shedding.rulesets import RULESETS
 from tests.engine.test_shedding_helpers import assert_conserved, choose, layout_game
 
 HEURISTIC = STRATEGIES["shedding"]["heuristic"]

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from switchgame.bots import STRATEGIES, MatchFacts
 from switchgame.bots.shedding_beliefs import deal_hidden, hand_slots, unseen_cards
 from switchgame.cards import RANKS, SUITS
-from switchgame.shedding import SheddingGame
-from switchgame.shedding.rulesets import RULESETS, create_game
+from switchgame.shedding import SheddingGame, create_game
+from switchgame.shedding.rulesets import RULESETS
 from tests.engine.test_shedding_helpers import choose, layout_game
 from tests.hypothesis_profiles import examples
 

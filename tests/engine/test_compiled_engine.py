@@ -29,7 +29,8 @@ ENGINE = Path(switchgame.__file__).parent
 PLAY_AND_HASH = """
 import hashlib, json, random
 import switchgame.shedding.game
-from switchgame.shedding.rulesets import RULESETS, create_game
+from switchgame.shedding import create_game
+from switchgame.shedding.rulesets import RULESETS
 
 digest = hashlib.sha256()
 for name in RULESETS:

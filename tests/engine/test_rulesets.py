@@ -9,12 +9,11 @@ from typing import Any
 import pytest
 
 from switchgame.protocol import InvalidOptions
-from switchgame.shedding import SheddingGame
+from switchgame.shedding import SheddingGame, create_game
 from switchgame.shedding.options import OPTION_NAMES, value_for_players
 from switchgame.shedding.rulesets import (
     RULESETS,
     UnknownRuleset,
-    create_game,
     find_ruleset,
 )
 

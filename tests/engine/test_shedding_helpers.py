@@ -6,8 +6,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from switchgame.shedding import SheddingGame
-from switchgame.shedding.rulesets import create_game
+from switchgame.shedding import SheddingGame, create_game
 
 
 def layout_game(

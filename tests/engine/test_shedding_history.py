@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from switchgame.protocol import Event
-from switchgame.shedding import SheddingGame
-from switchgame.shedding.rulesets import RULESETS, create_game
+from switchgame.shedding import SheddingGame, create_game
+from switchgame.shedding.rulesets import RULESETS
 from tests.engine.test_shedding_helpers import choose, layout_game
 
 DRAW = {"action": "draw"}

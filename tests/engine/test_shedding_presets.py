@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from switchgame.protocol import IllegalMove
-from switchgame.shedding import SheddingGame
-from switchgame.shedding.rulesets import RULESETS, create_game
+from switchgame.shedding import SheddingGame, create_game
+from switchgame.shedding.rulesets import RULESETS
 from tests.engine.test_shedding_helpers import hand_codes, layout_game, play
 
 DRAW = {"action": "draw"}

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from switchgame.cards import CARD_CODES, SUITS
 from switchgame.protocol import IllegalMove, InvalidAction
-from switchgame.shedding import SheddingGame
-from switchgame.shedding.rulesets import RULESETS, create_game
+from switchgame.shedding import SheddingGame, create_game
+from switchgame.shedding.rulesets import RULESETS
 from tests.engine.test_shedding_helpers import assert_conserved, choose
 from tests.hypothesis_profiles import examples
 

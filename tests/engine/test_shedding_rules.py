@@ -11,7 +11,7 @@ import pytest
 
 from switchgame.cards import CARD_CODES, codes
 from switchgame.protocol import IllegalMove, InvalidLayout, InvalidOptions
-from switchgame.shedding.rulesets import create_game
+from switchgame.shedding import create_game
 from tests.engine.test_shedding_helpers import assert_conserved, hand_codes, layout_game, play
 
 DRAW = {"action": "draw"}

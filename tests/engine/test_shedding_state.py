@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from switchgame.shedding import SheddingGame
-from switchgame.shedding.rulesets import create_game
+from switchgame.shedding import SheddingGame, create_game
 from switchgame.shedding.state import FIELDS, VALUE
 from tests.engine.test_shedding_helpers import choose
 
