@@ -24,6 +24,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -174,9 +175,9 @@ class ServiceCollector(Collector):
 
 
 def queue_length() -> int:
-    """Messages waiting in the default queue (with every priority level: kombu counts them)."""
-    from switchsite.celery import app
-
+    """Messages waiting in the default queue (with every priority level: kombu counts them).
+    Celery's current app is the service's (``switchsite.celery``, which imports this module)."""
+    app = current_app
     with app.connection_for_read() as broker:
         broker.ensure_connection(
             max_retries=1,
