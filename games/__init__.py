@@ -1,1 +1,1 @@
-"""Games: the two rules engines (pure Python) and the Django app that serves matches over the API."""
+"""Games: the Django app of players, matches and their events, served over the API (the rules are switchgame)."""
