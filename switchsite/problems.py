@@ -92,7 +92,9 @@ def said(error: Exception | str) -> str:
     its message, marked for the catalogue, and its values apart."""
     template = getattr(error, "template", None)
     if template is None:
-        return str(error)
+        # An error whose message is a Sentence (the tournament's clock, its seating).
+        carried = error.args[0] if isinstance(error, Exception) and error.args else None
+        return said(carried) if isinstance(carried, str) and carried is not error else str(error)
     values: dict[str, object] = getattr(error, "values", {})
     return gettext(template).format(**values)
 

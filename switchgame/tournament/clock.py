@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from switchgame.words import N_, Sentence
+
 MAX_MINUTES = 600  # ten hours: longer is a typing error, not a round
 
 
@@ -32,17 +34,23 @@ class RoundClock:
     def start(self, now: datetime, minutes: int) -> RoundClock:
         """Run for ``minutes`` from ``now`` (a restart replaces whatever was running or paused)."""
         if not 1 <= minutes <= MAX_MINUTES:
-            raise ClockError(f"A round lasts 1 to {MAX_MINUTES} minutes, not {minutes}.")
+            raise ClockError(
+                Sentence(
+                    N_("A round lasts 1 to {most} minutes, not {minutes}."),
+                    most=MAX_MINUTES,
+                    minutes=minutes,
+                )
+            )
         return RoundClock(ends_at=now + timedelta(minutes=minutes))
 
     def pause(self, now: datetime) -> RoundClock:
         if self.ends_at is None:
-            raise ClockError("The clock is not running: nothing to pause.")
+            raise ClockError(Sentence(N_("The clock is not running: nothing to pause.")))
         return RoundClock(paused_remaining=max(self.ends_at - now, timedelta(0)))
 
     def resume(self, now: datetime) -> RoundClock:
         if self.paused_remaining is None:
-            raise ClockError("The clock is not paused: nothing to resume.")
+            raise ClockError(Sentence(N_("The clock is not paused: nothing to resume.")))
         return RoundClock(ends_at=now + self.paused_remaining)
 
     def remaining(self, now: datetime) -> timedelta | None:

@@ -66,6 +66,7 @@ from switchgame.tournament.meetings import (
     seated_entries,
 )
 from switchgame.tournament.search import Grouping, SwapSearch
+from switchgame.words import N_, Sentence
 
 # Whatever identifies an entry (the service seats entries by id; the tests by name): the same
 # type throughout one call, as in the scoring module.
@@ -93,16 +94,22 @@ class TableBounds:
     def __post_init__(self) -> None:
         if not 2 <= self.min_players <= self.max_players:
             raise SeatingError(
-                f"table bounds must satisfy 2 ≤ min ≤ max, not {self.min_players}–{self.max_players}"
+                Sentence(
+                    N_("table bounds must satisfy 2 ≤ min ≤ max, not {low}–{high}"),
+                    low=self.min_players,
+                    high=self.max_players,
+                )
             )
         if not self.min_players <= self.preferred <= self.max_players:
-            allowed = (
-                f"{self.min_players}"
-                if self.min_players == self.max_players
-                else f"{self.min_players} to {self.max_players}"
-            )
             raise SeatingError(
-                f"tables of this ruleset seat {allowed} players, not {self.preferred}"
+                Sentence(
+                    N_("tables of this ruleset seat {low} players, not {size}")
+                    if self.min_players == self.max_players
+                    else N_("tables of this ruleset seat {low} to {high} players, not {size}"),
+                    low=self.min_players,
+                    high=self.max_players,
+                    size=self.preferred,
+                )
             )
 
 
@@ -177,9 +184,9 @@ def draw_round(
     """
     mode = SeatingMode(mode)
     if len(set(entries)) != len(entries):
-        raise SeatingError("an entry is listed twice")
+        raise SeatingError(Sentence(N_("an entry is listed twice")))
     if rounds_left < 1:
-        raise SeatingError("there is no round left to seat")
+        raise SeatingError(Sentence(N_("there is no round left to seat")))
     rng = random.Random(seed)
     bots = frozenset(bots) & frozenset(entries)
     layout = (fill_layout if fill else table_layout)(len(entries), bounds)
@@ -218,20 +225,25 @@ def review_round(
     placed = [entry for table in seating.tables for entry in table] + list(seating.byes)
     twice = [entry for entry, count in Counter(placed).items() if count > 1]
     if twice:
-        raise SeatingError(f"seated more than once: {names(twice)}")
+        raise SeatingError(Sentence(N_("seated more than once: {names}"), names=names(twice)))
     active = set(entries)
     unknown = [entry for entry in placed if entry not in active]
     if unknown:
-        raise SeatingError(f"not active entries: {names(unknown)}")
+        raise SeatingError(Sentence(N_("not active entries: {names}"), names=names(unknown)))
     seated_once = set(placed)
     missing = [entry for entry in entries if entry not in seated_once]
     if missing:
-        raise SeatingError(f"not seated: {names(missing)}")
+        raise SeatingError(Sentence(N_("not seated: {names}"), names=names(missing)))
     _check_sizes(seating, bounds, fill)
     bots_playing = [entry for entry in seated_entries(seating) if entry in bots]
     humans_out = [entry for entry in seating.byes if entry not in bots]
     if bots_playing and humans_out:
-        raise SeatingError(f"byes for {names(humans_out)} while bots play: give the byes to bots")
+        raise SeatingError(
+            Sentence(
+                N_("byes for {names} while bots play: give the byes to bots"),
+                names=names(humans_out),
+            )
+        )
     return repeat_report([seating], history)
 
 
@@ -241,15 +253,24 @@ def _check_sizes(seating: RoundSeating[Entry], bounds: TableBounds, fill: bool) 
     seated = sum(sizes)
     layout = (fill_layout if fill else table_layout)(seated, bounds)
     if layout.byes or sorted(sizes, reverse=True) != list(layout.table_sizes):
-        shown = ", ".join(map(str, sizes)) or "none"
-        expected = (
-            f"tables of {', '.join(map(str, layout.table_sizes))}"
-            if not layout.byes
-            else f"tables of {bounds.min_players} to {bounds.max_players} with nobody left over"
-        )
         raise SeatingError(
-            f"tables of {shown}: {seated} seated entries sit at {expected} "
-            f"(tables of {bounds.preferred} in this event)"
+            Sentence(
+                N_(
+                    "tables of {shown}: {seated} seated entries sit at tables of {expected} "
+                    "(tables of {size} in this event)"
+                )
+                if not layout.byes
+                else N_(
+                    "tables of {shown}: {seated} seated entries sit at tables of {low} to "
+                    "{high} with nobody left over (tables of {size} in this event)"
+                ),
+                shown=", ".join(map(str, sizes)) or "0",
+                seated=seated,
+                expected=", ".join(map(str, layout.table_sizes)),
+                low=bounds.min_players,
+                high=bounds.max_players,
+                size=bounds.preferred,
+            )
         )
 
 

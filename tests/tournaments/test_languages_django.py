@@ -168,3 +168,22 @@ def test_the_desk_speaks_the_desks_language(staff, admin_client):
     checked = admin_client.post(f"{desk}checkin/", {"name": names[0], "present": "false"})
     shown = [str(m) for m in checked.wsgi_request._messages]
     assert shown == [f"{names[0]} est absent : pas placé tant qu'il n'est pas marqué présent."]
+
+
+def test_the_clocks_and_the_tables_refusals_are_said_in_the_callers_language(staff, admin_client):
+    """The pure core's refusals (the clock's minutes at the desk, a table size in ``errors``)
+    are marked sentences too."""
+    path = offline_event(staff, guests=EIGHT)
+    tournament = int(path.rsplit("/", 1)[1])
+    admin_client.post("/i18n/setlang/", {"language": "fr"})
+    clock = admin_client.post(
+        f"/admin/tournaments/tournament/{tournament}/clock/",
+        {"clock": "start", "round": "1", "minutes": "601"},
+    )
+    shown = [str(m) for m in clock.wsgi_request._messages]
+    assert shown[0].startswith("Une ronde dure de 1 à 600 minutes, pas 601.")
+    body = {"name": "x", "ruleset": "abbott", "scoring": "abbott", "table_size": 5, "rounds": 1}
+    sized = staff.post("/api/v1/tournaments/", body, headers={"accept_language": "fr"}).json()
+    assert sized["errors"]["table_size"] == [
+        "abbott : les tables de cette règle ont 4 joueurs, pas 5."
+    ]

@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from switchgame.tournament.clock import ClockError, RoundClock
+from switchsite.problems import said
 from tournaments import errors
 from tournaments.models import Round, Tournament
 from tournaments.powers import Power, require_power
@@ -49,9 +50,11 @@ def round_clock(
                 clock = clock.resume(now)
         except ClockError as error:
             if minutes is not None:
-                raise errors.InvalidSettings(str(error), errors={"minutes": [str(error)]}) from None
+                raise errors.InvalidSettings(
+                    said(error), errors={"minutes": [said(error)]}
+                ) from None
             refusal = errors.ClockNotRunning if pause else errors.ClockNotPaused
-            raise refusal(str(error)) from None
+            raise refusal(said(error)) from None
         played.clock_ends_at, played.clock_paused_remaining = clock.ends_at, clock.paused_remaining
         played.save(update_fields=["clock_ends_at", "clock_paused_remaining"])
         return played

@@ -14,6 +14,7 @@ from games import services as game_services
 from games.models import Match
 from switchgame.tournament import meetings, seating
 from switchgame.tournament.seating import SeatingMode
+from switchsite.problems import said
 from tournaments import errors, selectors
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
 from tournaments.powers import Power, require_power
@@ -191,7 +192,7 @@ def _reviewed(
         )
     except seating.SeatingError as error:
         raise errors.InvalidSeating(
-            gettext("round %(number)s: %(error)s") % {"number": number, "error": error}
+            gettext("round %(number)s: %(error)s") % {"number": number, "error": said(error)}
         ) from None
 
 

@@ -12,6 +12,7 @@ from switchgame import catalog, protocol
 from switchgame.tournament import seating
 from switchgame.tournament.scoring import ByePolicy, Ranking, Scoring
 from switchgame.tournament.seating import SeatingMode
+from switchsite.problems import said
 from tournaments import errors
 from tournaments.models import Tournament, service_language
 from tournaments.powers import Power, require_power
@@ -58,7 +59,7 @@ def tournament_create(
     try:
         seating.TableBounds(*info.players, preferred=table_size)
     except seating.SeatingError as error:
-        message = f"{ruleset}: {error}."
+        message = gettext("%(ruleset)s: %(error)s.") % {"ruleset": ruleset, "error": said(error)}
         raise errors.InvalidSettings(message, errors={"table_size": [message]}) from None
     catalog.new_game(ruleset, table_size, options, deals=deals_per_round or 1, target=target)
     if fill_with_bots is not None:
