@@ -15,7 +15,7 @@ from switchgame.abbott import rulesets as abbott_rulesets
 from switchgame.abbott.game import AbbottGame
 from switchgame.protocol import GameState
 from switchgame.shedding import rulesets as shedding_rulesets
-from switchgame.words import quoted
+from switchgame.words import N_, Sentence, quoted
 
 SHEDDING = "shedding"
 ABBOTT = "abbott"
@@ -66,7 +66,13 @@ def find_ruleset(name: str) -> RulesetInfo:
         return RULESETS[name]
     except (KeyError, TypeError):
         known = ", ".join(RULESETS)
-        raise UnknownRuleset(f"unknown ruleset {quoted(name)}; known rulesets: {known}") from None
+        raise UnknownRuleset(
+            Sentence(
+                N_("unknown ruleset {name}; known rulesets: {known}"),
+                name=quoted(name),
+                known=known,
+            )
+        ) from None
 
 
 def new_game(

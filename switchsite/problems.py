@@ -96,7 +96,13 @@ def said(error: Exception | str) -> str:
         carried = error.args[0] if isinstance(error, Exception) and error.args else None
         return said(carried) if isinstance(carried, str) and carried is not error else str(error)
     values: dict[str, object] = getattr(error, "values", {})
-    return gettext(template).format(**values)
+    # A value that is itself a sentence (the reason within an option's refusal) is said too.
+    return gettext(template).format(
+        **{
+            name: said(value) if hasattr(value, "template") else value
+            for name, value in values.items()
+        }
+    )
 
 
 def _registered(error: Exception) -> tuple[int, str] | None:

@@ -10,7 +10,7 @@ from switchgame.abbott.game import AbbottGame
 from switchgame.abbott.scoring import control_threshold
 from switchgame.abbott.state import GRID_SIZE
 from switchgame.protocol import InvalidOptions
-from switchgame.words import N_, quoted
+from switchgame.words import N_, Sentence, quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,24 +77,40 @@ def create_game(
     """
     preset = RULESETS.get(ruleset)
     if preset is None:
-        raise InvalidOptions(f"unknown Abbott ruleset {quoted(ruleset)}")
+        raise InvalidOptions(Sentence(N_("unknown Abbott ruleset {name}"), name=quoted(ruleset)))
     low, high = preset.players
     if not (isinstance(players, int) and low <= players <= high):
-        raise InvalidOptions(f"{preset.name} is played by {low} players, not {players}")
+        raise InvalidOptions(
+            Sentence(
+                N_("{ruleset} is played by {low} players, not {players}"),
+                ruleset=preset.name,
+                low=low,
+                players=players,
+            )
+        )
     fixed = preset.options_json()
     for key, value in (options or {}).items():
         if key not in fixed:
             raise InvalidOptions(
-                f"unknown option {quoted(key)}: {preset.name} has no house options"
+                Sentence(
+                    N_("unknown option {option}: {ruleset} has no house options"),
+                    option=quoted(key),
+                    ruleset=preset.name,
+                )
             )
         if value != fixed[key]:
             raise InvalidOptions(
-                f"option {quoted(key)} is fixed at {quoted(fixed[key])} in {preset.name}"
+                Sentence(
+                    N_("option {option} is fixed at {value} in {ruleset}"),
+                    option=quoted(key),
+                    value=quoted(fixed[key]),
+                    ruleset=preset.name,
+                )
             )
     if not (isinstance(deals, int) and not isinstance(deals, bool) and deals >= 1):
-        raise InvalidOptions("deals must be a positive whole number")
+        raise InvalidOptions(Sentence(N_("deals must be a positive whole number")))
     if target is None:
         target = preset.target
     elif isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 1000:
-        raise InvalidOptions("target must be a whole number from 1 to 1000")
+        raise InvalidOptions(Sentence(N_("target must be a whole number from 1 to 1000")))
     return AbbottGame(preset.name, players, target)

@@ -47,7 +47,7 @@ from switchgame.cards import (
     SUITS,
 )
 from switchgame.protocol import InvalidOptions
-from switchgame.words import quoted
+from switchgame.words import N_, Sentence, quoted
 
 if TYPE_CHECKING:
     pass
@@ -157,28 +157,42 @@ class Power:
     then: str
 
 
-def invalid_option(option: str, why: str) -> InvalidOptions:
-    return InvalidOptions(f"{option}: {why}")
+def invalid_option(option: str, why: str, **values: object) -> InvalidOptions:
+    """The refusal of ``option``: ``why`` is a marked template (``N_``) of ``values``, so that the
+    service says it in the reader's language (``switchgame.words.Sentence``)."""
+    return InvalidOptions(
+        Sentence(N_("{option}: {why}"), option=option, why=Sentence(why, **values))
+    )
 
 
 def check_int(option: str, value: Any, low: int, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise invalid_option(option, f"must be a whole number, not {quoted(value)}")
+        raise invalid_option(option, N_("must be a whole number, not {value}"), value=quoted(value))
     if low <= value and (high is None or value <= high):
         return value
-    bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-    raise invalid_option(option, f"must be {bound}, not {value}")
+    if high is None:
+        raise invalid_option(
+            option, N_("must be at least {low}, not {value}"), low=low, value=value
+        )
+    raise invalid_option(
+        option, N_("must be from {low} to {high}, not {value}"), low=low, high=high, value=value
+    )
 
 
 def _check_bool(option: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise invalid_option(option, f"must be true or false, not {quoted(value)}")
+        raise invalid_option(option, N_("must be true or false, not {value}"), value=quoted(value))
     return value
 
 
 def _check_choice(option: str, value: Any, choices: tuple[str, ...]) -> str:
     if value not in choices:
-        raise invalid_option(option, f"must be one of {', '.join(choices)}, not {quoted(value)}")
+        raise invalid_option(
+            option,
+            N_("must be one of {choices}, not {value}"),
+            choices=", ".join(choices),
+            value=quoted(value),
+        )
     return str(value)
 
 
@@ -186,13 +200,18 @@ def _normalise_effect(pattern: str, effect: Any) -> dict[str, Any]:
     where = f"powers.{pattern}"
     if not isinstance(effect, Mapping):
         raise invalid_option(
-            where, 'an effect is an object such as {"draw": 2, "stacked_by": ["2"]}'
+            where,
+            N_("an effect is an object such as {example}"),
+            example='{"draw": 2, "stacked_by": ["2"]}',
         )
     unknown = set(effect) - _EFFECT_KEYS
     if unknown:
         names = ", ".join(sorted(_EFFECT_KEYS))
         raise invalid_option(
-            where, f"unknown effect {quoted(sorted(unknown)[0])}; effects are {names}"
+            where,
+            N_("unknown effect {effect}; effects are {effects}"),
+            effect=quoted(sorted(unknown)[0]),
+            effects=names,
         )
     out: dict[str, Any] = {}
     for key in ("draw", "stack_draw", "skip"):
@@ -203,23 +222,25 @@ def _normalise_effect(pattern: str, effect: Any) -> dict[str, Any]:
             out[key] = True
     if "skip_chain" in effect:
         if "skip" not in out:
-            raise invalid_option(f"{where}.skip_chain", "only a card that skips can chain its skip")
+            raise invalid_option(
+                f"{where}.skip_chain", N_("only a card that skips can chain its skip")
+            )
         out["skip_chain"] = _check_choice(f"{where}.skip_chain", effect["skip_chain"], SKIP_CHAIN)
     if "then" in effect:
         out["then"] = _check_choice(f"{where}.then", effect["then"], THEN)
     if "stack_draw" in out and "draw" not in out:
         raise invalid_option(
-            f"{where}.stack_draw", "only a card that makes the next player draw can stack"
+            f"{where}.stack_draw", N_("only a card that makes the next player draw can stack")
         )
     for key in ("stacked_by", "cancelled_by"):
         if key in effect and "draw" not in out:
             raise invalid_option(
-                f"{where}.{key}", "only a pick-up (draw) can be stacked on or cancelled"
+                f"{where}.{key}", N_("only a pick-up (draw) can be stacked on or cancelled")
             )
     if "stacked_by" in effect:
         answers = effect["stacked_by"]
         if not isinstance(answers, list | tuple):
-            raise invalid_option(f"{where}.stacked_by", "must be a list of card patterns")
+            raise invalid_option(f"{where}.stacked_by", N_("must be a list of card patterns"))
         for answer in answers:
             _check_pattern(f"{where}.stacked_by", answer)
         out["stacked_by"] = sorted(set(answers))
@@ -227,7 +248,7 @@ def _normalise_effect(pattern: str, effect: Any) -> dict[str, Any]:
         cancels = effect["cancelled_by"]
         if not isinstance(cancels, Mapping):
             raise invalid_option(
-                f"{where}.cancelled_by", 'must map card patterns to an amount or "all"'
+                f"{where}.cancelled_by", N_('must map card patterns to an amount or "all"')
             )
         out["cancelled_by"] = {}
         for answer, amount in sorted(cancels.items()):
@@ -242,7 +263,7 @@ def _check_pattern(option: str, pattern: Any) -> None:
     try:
         pattern_cards(pattern)
     except ValueError as error:
-        raise invalid_option(option, str(error)) from None
+        raise invalid_option(option, "{error}", error=str(error)) from None
 
 
 def compile_power(pattern: str, effect: Mapping[str, Any]) -> Power:
@@ -278,12 +299,15 @@ def _check_by_players(option: str, value: Any, low: int, high: int) -> int | dic
     """An int, or {"min players": value} steps such as {"2": 12, "4": 10} (French hand sizes)."""
     if isinstance(value, Mapping):
         if not value:
-            raise invalid_option(option, "the table by number of players is empty")
+            raise invalid_option(option, N_("the table by number of players is empty"))
         steps: dict[str, int] = {}
         for key, item in value.items():
             if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= MAX_PLAYERS):
                 raise invalid_option(
-                    option, f"keys are player counts from 1 to {MAX_PLAYERS}, not {quoted(key)}"
+                    option,
+                    N_("keys are player counts from 1 to {most}, not {key}"),
+                    most=MAX_PLAYERS,
+                    key=quoted(key),
                 )
             steps[str(int(key))] = check_int(f"{option}.{key}", item, low, high)
         return dict(sorted(steps.items(), key=lambda kv: int(kv[0])))
@@ -308,10 +332,12 @@ def value_for_players(value: int | Mapping[str, int], players: int) -> int:
 def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
     unknown = [key for key in options if key not in OPTION_NAMES]
     if unknown:
-        raise invalid_option(unknown[0], f"unknown option; options are {', '.join(OPTION_NAMES)}")
+        raise invalid_option(
+            unknown[0], N_("unknown option; options are {names}"), names=", ".join(OPTION_NAMES)
+        )
     missing = [key for key in OPTION_NAMES if key not in options]
     if missing:
-        raise invalid_option(missing[0], "missing")
+        raise invalid_option(missing[0], N_("missing"))
     o = options
     out: dict[str, Any] = {
         "decks": _check_by_players("decks", o["decks"], 1, MAX_DECKS),
@@ -335,11 +361,11 @@ def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
     }
     players = o["players"]
     if not isinstance(players, list | tuple) or len(players) != 2:
-        raise invalid_option("players", "must be [min, max]")
+        raise invalid_option("players", N_("must be [min, max]"))
     low = check_int("players", players[0], 2, MAX_PLAYERS)
     high = check_int("players", players[1], 2, MAX_PLAYERS)
     if low > high:
-        raise invalid_option("players", f"min {low} is above max {high}")
+        raise invalid_option("players", N_("min {low} is above max {high}"), low=low, high=high)
     out["players"] = [low, high]
     max_draw = o["max_draw"]
     out["max_draw"] = None if max_draw is None else check_int("max_draw", max_draw, 1, 60)
@@ -347,13 +373,16 @@ def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(penalty, str) or not LAST_CARD_PENALTY.match(penalty):
         raise invalid_option(
             "last_card_penalty",
-            "must be none, draw_N, no_finish, no_finish_draw_N or skip_and_draw_1 "
-            f"(N from 1 to 9), not {quoted(penalty)}",
+            N_(
+                "must be none, draw_N, no_finish, no_finish_draw_N or skip_and_draw_1 "
+                "(N from 1 to 9), not {value}"
+            ),
+            value=quoted(penalty),
         )
     out["last_card_penalty"] = penalty
     powers = o["powers"]
     if not isinstance(powers, Mapping):
-        raise invalid_option("powers", "must map card patterns to effects")
+        raise invalid_option("powers", N_("must map card patterns to effects"))
     normalised: dict[str, dict[str, Any]] = {}
     for pattern, effect in powers.items():
         _check_pattern("powers", pattern)

@@ -35,7 +35,7 @@ from switchgame.shedding.options import (
     specificity,
     value_for_players,
 )
-from switchgame.words import N_, quoted
+from switchgame.words import N_, Sentence, quoted
 
 
 class UnknownRuleset(ValueError):
@@ -74,7 +74,7 @@ class RuleSet:
         if not overrides:
             return self
         if not isinstance(overrides, Mapping):
-            raise InvalidOptions("options: must be an object of option values")
+            raise InvalidOptions(Sentence(N_("options: must be an object of option values")))
         merged = self.options_json()
         for key, value in overrides.items():
             if key == "powers" and isinstance(value, Mapping):
@@ -166,7 +166,12 @@ class Rules:
         low, high = ruleset.players
         if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
             raise invalid_option(
-                "players", f"{ruleset.name} is for {low} to {high} players, not {quoted(players)}"
+                "players",
+                N_("{ruleset} is for {low} to {high} players, not {players}"),
+                ruleset=ruleset.name,
+                low=low,
+                high=high,
+                players=quoted(players),
             )
         decks = value_for_players(o["decks"], players)
         hand_size = value_for_players(o["hand_size"], players)
@@ -175,8 +180,14 @@ class Rules:
         if needed > len(deck):
             raise invalid_option(
                 "hand_size",
-                f"{players} hands of {hand_size} and a starter need {needed} cards; "
-                f"the deck has {len(deck)}",
+                N_(
+                    "{players} hands of {size} and a starter need {needed} cards; "
+                    "the deck has {deck}"
+                ),
+                players=players,
+                size=hand_size,
+                needed=needed,
+                deck=len(deck),
             )
         penalty = LAST_CARD_PENALTY.match(o["last_card_penalty"])
         assert penalty is not None  # validated
@@ -462,5 +473,9 @@ def find_ruleset(name: str) -> RuleSet:
         return RULESETS[name]
     except (KeyError, TypeError):
         raise UnknownRuleset(
-            f"unknown ruleset {quoted(name)}; shedding rulesets are {', '.join(RULESETS)}"
+            Sentence(
+                N_("unknown ruleset {name}; shedding rulesets are {known}"),
+                name=quoted(name),
+                known=", ".join(RULESETS),
+            )
         ) from None

@@ -187,3 +187,14 @@ def test_the_clocks_and_the_tables_refusals_are_said_in_the_callers_language(sta
     assert sized["errors"]["table_size"] == [
         "abbott : les tables de cette règle ont 4 joueurs, pas 5."
     ]
+
+
+def test_a_house_rules_refusal_is_said_in_the_callers_language(staff):
+    """An option's refusal from the rules engine (compiled) is a marked sentence, the option's
+    name and the reason within it said in the caller's language."""
+    body = {"ruleset": "switch", "seats": 2, "options": {"max_draw": 0}}
+    french = staff.post("/api/v1/matches/", body, headers={"accept_language": "fr"}).json()
+    assert french["code"] == "invalid_options"
+    assert french["detail"] == "max_draw : doit aller de 1 à 60, pas 0"
+    english = staff.post("/api/v1/matches/", body, headers={"accept_language": "en"}).json()
+    assert english["detail"] == "max_draw: must be from 1 to 60, not 0"

@@ -87,7 +87,9 @@ class DeskViews(admin.ModelAdmin):
         on it (a refusal always offers one). ``code``: the problem's, unless ``refusal`` is one."""
         url, label = way_forward(tournament, code or getattr(refusal, "code", None))
         self.message_user(
-            request, format_html('{} <a href="{}">{}</a>', str(refusal), url, label), messages.ERROR
+            request,
+            format_html('{} <a href="{}">{}</a>', said(refusal), url, label),
+            messages.ERROR,
         )
 
     def step_view(self, request: AuthenticatedHttpRequest, tournament: Tournament) -> HttpResponse:
@@ -272,7 +274,7 @@ class DeskViews(admin.ModelAdmin):
                     tournament_id=tournament.pk, user=request.user, entrants=entrants
                 )
             except problem_classes() as error:
-                form.add_error(None, str(error))
+                form.add_error(None, said(error))
                 for where, problems in (getattr(error, "errors", None) or {}).items():
                     index = int(where.removeprefix("entries[").rstrip("]"))
                     who = entrants[index].guest or entrants[index].player or entrants[index].bot
@@ -374,7 +376,7 @@ class DeskViews(admin.ModelAdmin):
             except results.ResultInvalid as error:
                 problems = _readable(error.errors)
             except problem_classes() as error:
-                problems = [str(error), *_readable(getattr(error, "errors", None) or {})]
+                problems = [said(error), *_readable(getattr(error, "errors", None) or {})]
         return self._page(
             request,
             "result.html",

@@ -16,7 +16,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from switchsite.problems import problem_classes
+from switchsite.problems import problem_classes, said
 from switchsite.requests import AuthenticatedHttpRequest
 from tournaments import services
 from tournaments.admin.desk import PRINT_CSS
@@ -165,7 +165,7 @@ class RoundAdmin(admin.ModelAdmin):
                     tournament_id=drafted.tournament_id, user=request.user, tables=tables, byes=byes
                 )
             except refused as error:
-                self.message_user(request, str(error), messages.ERROR)
+                self.message_user(request, said(error), messages.ERROR)
             else:
                 saved = gettext(
                     "The tables of round %(number)s are saved: publish them when ready."

@@ -17,7 +17,7 @@ from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from switchsite.api.parsing import whole_number
-from switchsite.problems import problem_classes
+from switchsite.problems import problem_classes, said
 from tournaments import selectors, services
 from tournaments.admin.desk import PRINT_CSS, DeskViews
 from tournaments.forms import TournamentForm
@@ -102,7 +102,7 @@ class TournamentAdmin(DeskViews):
                     creator=request.user, **form.service_arguments()
                 )
             except problem_classes() as error:
-                form.add_error(None, str(error))
+                form.add_error(None, said(error))
             else:
                 opened = gettext("%(tournament)s is open for registration.")
                 self.message_user(request, opened % {"tournament": created}, messages.SUCCESS)
