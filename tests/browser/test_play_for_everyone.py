@@ -155,6 +155,7 @@ def test_the_pages_around_the_table_are_live_accessible_and_fit_phone_and_projec
     table = page.locator("#table")
     expect(table).to_have_class(re.compile(r"\bscreen\b"))
     expect(page.get_by_role("region", name="The pile")).to_be_visible()
+    expect(page.get_by_role("link", name="erin")).to_have_attribute("href", "/play/players/erin/")
     screenshot(page, "play-big-screen-projector")
     box = table.bounding_box()
     assert box is not None

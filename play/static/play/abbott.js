@@ -5,7 +5,7 @@
 import { cardFace, cardName, cardRow, theCard } from "./cards.js";
 import { gettext, interpolate } from "./i18n.js";
 import { categoryName, squareName } from "./log.js";
-import { moveButton } from "./moves.js";
+import { moveButton, seatLink } from "./moves.js";
 import { h } from "./vendor/preact.mjs";
 
 /** @typedef {import("../../types/api").AbbottView} AbbottView */
@@ -231,7 +231,8 @@ function seatList(view, context) {
             "span",
             { class: "seat-name" },
             piece(seat.seat, context),
-            ` ${context.name(seat.seat)}`,
+            " ",
+            seatLink(seat, context.name(seat.seat)),
             seat.seat === context.mySeat ? ` ${gettext("(you)")}` : null,
             view.to_move === seat.seat ? h("span", { class: "visually-hidden" }, `, ${gettext("to move")}`) : null,
           ),

@@ -35,6 +35,18 @@ export function botName(strategy) {
 }
 
 /**
+ * A seat's name on the table: a link to the player's page when an account holds it (a bot's
+ * seat has no page).
+ *
+ * @param {{player?: string | null}} seat
+ * @param {string} name the seat's name as `seatNames` gives it
+ * @returns {Children}
+ */
+export function seatLink(seat, name) {
+  return seat.player ? h("a", { href: `/play/players/${encodeURIComponent(seat.player)}/` }, name) : name;
+}
+
+/**
  * How seats are called: the player's name as people see it (a tournament guest's without its
  * account's suffix); a bot by its strategy ("Random bot"), numbered by seat (from 1) when several
  * bots play the same strategy.

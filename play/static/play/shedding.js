@@ -5,7 +5,7 @@
 
 import { card, cardCount, cardFace, cardName, suitBadge, suitName, suitSymbol, theCard } from "./cards.js";
 import { counted, gettext, interpolate, ngettext, ordinal } from "./i18n.js";
-import { moveButton } from "./moves.js";
+import { moveButton, seatLink } from "./moves.js";
 import { h } from "./vendor/preact.mjs";
 
 /** @typedef {import("../../types/api").SheddingView} SheddingView */
@@ -86,7 +86,7 @@ function seatList(view, context) {
           h(
             "span",
             { class: "seat-name" },
-            context.name(seat.seat),
+            seatLink(seat, context.name(seat.seat)),
             seat.seat === context.mySeat ? ` ${gettext("(you)")}` : null,
             view.to_move === seat.seat ? h("span", { class: "visually-hidden" }, `, ${gettext("to play")}`) : null,
           ),
