@@ -99,7 +99,7 @@ def said(error: Exception | str) -> str:
     # A value that is itself a sentence (the reason within an option's refusal) is said too.
     return gettext(template).format(
         **{
-            name: said(value) if hasattr(value, "template") else value
+            name: said(value) if isinstance(value, str) and hasattr(value, "template") else value
             for name, value in values.items()
         }
     )
