@@ -15,7 +15,7 @@ kinds of round, interleaved (floor, moves, floor, moves, …) because the machin
 
 With ``--writers`` the moves rounds are played twice each, in turn, against two servers on the same
 database: the shipped one, whose match writer sends one statement per move on PostgreSQL
-(``games.recording``), and one writing through the ORM, a statement per table
+(``games.services.writer``), and one writing through the ORM, a statement per table
 (:mod:`benchmarks.orm_writer`) — what the one-statement writer is worth, measured in one run.
 
 The client parses answers with orjson: it shares the machine with the server, and the standard

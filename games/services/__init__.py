@@ -9,7 +9,9 @@
 - :mod:`~games.services.records` — the deals of a game record, kept once the match is over;
 - :mod:`~games.services.pipeline` — the one pipeline every change of a match ends in (an optimistic
   write, retried by one policy), and :mod:`~switchgame.decision`, the pure step that decides
-  what an advance does (status, clock, seeds, the next deal, who hears what, bots to wake).
+  what an advance does (status, clock, seeds, the next deal, who hears what, bots to wake);
+- :mod:`~games.services.writer` — the rows of that write (the match, its events, the players' feed
+  entries) in as few statements as the database allows.
 
 The public functions are re-exported here: callers write ``services.match_create(...)``.
 """

@@ -18,10 +18,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games import errors
 from games.models import Challenge, Invitation, Match
-from games.recording import FeedEntry, feed_append
 from games.selectors import bot_account
 from games.services.matches import match_create, match_start, validated_bots
 from games.services.players import player_profile
+from games.services.writer import FeedEntry, feed_append
 from switchgame import catalog
 
 # How long a challenge waits for its answers unless the challenger says otherwise (seconds).

@@ -22,10 +22,10 @@ from django.utils.translation import gettext
 
 from games import errors
 from games.models import Match, MatchEvent, Seat
-from games.recording import FeedEntry
 from games.selectors import MatchInPlay, bot_account, match_in_play
 from games.services.pipeline import Change, advance, retrying
 from games.services.players import player_profile
+from games.services.writer import FeedEntry
 from switchgame import bots, catalog, protocol
 from switchgame.decision import Abandon, Start
 from switchgame.records.replay import turn_defaults

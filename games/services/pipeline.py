@@ -2,13 +2,13 @@
 
 Writes are optimistic: an operation reads the match without a lock
 (:func:`games.selectors.match_in_play`), works out the change in memory — the engine applies the
-action, :func:`switchgame.decision.decide` decides what follows — and :func:`advance` writes it
-in one short transaction as an ``UPDATE … WHERE version = <read version>`` that takes the row lock
-only then, with the events and feed entries in the same statement on PostgreSQL
-(:mod:`games.recording`). If someone else changed the match in between, the update finds no row,
-nothing is written and :class:`MatchChanged` is raised; :func:`retrying` — the one retry policy,
-for people, bots and clocks alike — runs the whole operation again from a fresh read, a bounded
-number of times. A refused action raises a :class:`~switchsite.problems.ServiceError` (or an
+action, :func:`switchgame.decision.decide` decides what follows — and :func:`advance` writes it in
+one short transaction as an ``UPDATE … WHERE version = <read version>`` that takes the row lock only
+then, with the events and feed entries in the same statement on PostgreSQL
+(:mod:`games.services.writer`). If someone else changed the match in between, the update finds no
+row, nothing is written and :class:`MatchChanged` is raised; :func:`retrying` — the one retry
+policy, for people, bots and clocks alike — runs the whole operation again from a fresh read, a
+bounded number of times. A refused action raises a :class:`~switchsite.problems.ServiceError` (or an
 engine error) and writes nothing.
 """
 
@@ -25,9 +25,9 @@ from django.utils.translation import gettext
 
 from games import errors, signals
 from games.models import Match, MatchEvent, Seat
-from games.recording import Advance, FeedEntry, advance_write
 from games.selectors import MatchInPlay, match_view
 from games.services.ratings import match_rated
+from games.services.writer import Advance, FeedEntry, advance_write
 from switchgame import protocol
 from switchgame.decision import (
     Abandon,

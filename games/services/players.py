@@ -14,8 +14,8 @@ from django.utils.translation import gettext
 
 from games import errors
 from games.models import Match, Player
-from games.recording import FeedEntry, feed_append
 from games.services.tokens import account_token
+from games.services.writer import FeedEntry, feed_append
 from switchgame.words import quoted
 from switchsite.models import ApiToken
 

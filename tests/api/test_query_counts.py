@@ -1,7 +1,8 @@
 """What a request costs the database, in SQL statements (transaction control — BEGIN, COMMIT,
 savepoints — not counted): the move pipeline reads a match in one query and writes it — the
 conditional update, the events and the feed entries — in one statement on PostgreSQL (one per table
-elsewhere, :mod:`games.recording`), and the answer is built from what the request already holds."""
+elsewhere, :mod:`games.services.writer`), and the answer is built from what the request already
+holds."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The rows that record a match's advance and the players' feed entries, in as few round trips
-as the database allows.
+"""Writes a match's advance — its row and its events — and the players' feed entries, in as few
+round trips as the database allows.
 
 What is written is the same everywhere: the match row (only if it is still at the version it was
 read at), its new events, and feed entries numbered per player — each player's counter is raised
@@ -8,11 +8,11 @@ have no gaps and never commit out of order. Every player must have a game profil
 
 How it is written depends on the database. On PostgreSQL all of it is **one statement** (data-
 modifying ``WITH`` queries, the rows passed as one JSON document each — the match events' and feed
-entries' JSON fields use the default encoder, as these rows do), so a move costs the database one round trip
-for its writes instead of four; the events and feed entries are inserted only if the match row was
-updated. SQLite (the embedded default) has no data-modifying ``WITH``, so there it is one ORM
-statement per table, each at most one round trip however many rows. Both ways are tested on the same
-rows (``tests/services/test_recording.py``).
+entries' JSON fields use the default encoder, as these rows do), so a move costs the database one
+round trip for its writes instead of four; the events and feed entries are inserted only if the
+match row was updated. SQLite (the embedded default) has no data-modifying ``WITH``, so there it is
+one ORM statement per table, each at most one round trip however many rows. Both ways are tested on
+the same rows (``tests/services/test_writer.py``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Both ways of writing a match's advance (:mod:`games.recording`) — one statement on PostgreSQL,
-a statement per table through the ORM on any database — write the same rows, and neither writes
-anything when the match is no longer at the version it was read at."""
+"""Both ways of writing a match's advance (:mod:`games.services.writer`) — one statement on
+PostgreSQL, a statement per table through the ORM on any database — write the same rows, and neither
+writes anything when the match is no longer at the version it was read at."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
-from games import recording, services
+from games import services
 from games.models import FeedEvent, Match, MatchEvent, Player
-from games.recording import Advance, FeedEntry
+from games.services import writer
+from games.services.writer import Advance, FeedEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -25,8 +26,8 @@ def postgresql_only(write):
 
 
 WRITERS = [
-    pytest.param(recording._advance_by_orm, id="orm"),
-    postgresql_only(recording._advance_in_one_statement),
+    pytest.param(writer._advance_by_orm, id="orm"),
+    postgresql_only(writer._advance_in_one_statement),
 ]
 FIELDS = ("version", "state", "deal_seed", "last_event_seq")
 
