@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from switchgame import catalog
 from switchgame.tournament.scoring import Ranking, tiebreak_order
 from tournaments.models import Table, Tournament
 
@@ -108,6 +109,12 @@ def ranking_rule(tournament: Tournament) -> str:
         )
     )
     return rule % {"tiebreaks": breaks}
+
+
+@register.filter
+def ruleset_title(name: str) -> str:
+    """A ruleset's title in the page's language (``french``: "Le Switch à la française")."""
+    return gettext(catalog.find_ruleset(name).title)
 
 
 @register.filter
