@@ -5,6 +5,7 @@ checks — the API (through the services), the desk's own pages, the public page
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from tests.api.conftest import Client, assert_problem
 from tests.tournaments.conftest import TOURNAMENT
 from tests.tournaments.test_club_night_django import french_deal, offline_event, result_path
 from tests.tournaments.test_club_night_django import seated_names as seated
+from tournaments import services
 from tournaments.powers import Power
 
 pytestmark = pytest.mark.django_db
@@ -165,3 +167,82 @@ def test_a_superuser_has_every_power(admin_client):
     root = get_user_model().objects.get(username="root")
 
     assert all(root.has_perm(power.permission) for power in Power)
+
+
+def online_with_a_guest(staff: Client) -> str:
+    tournament_id = staff.post("/api/v1/tournaments/", TOURNAMENT).json()["id"]
+    path = f"/api/v1/tournaments/{tournament_id}"
+    assert staff.post(f"{path}/register/", {"guest": "Ann"}).status_code == 200
+    return path
+
+
+# The desk's buttons and links: each power, a tournament at the stage that offers them, and the
+# desk pages they lead to (relative to the tournament's page in the admin).
+DESK_BUTTONS: list[tuple[Power, Callable[[Client], str], set[str]]] = [
+    (Power.REGISTER, started, {"register/", "checkin/", "entries/"}),
+    (Power.SEAT, started, {"rounds/1/withdraw/"}),
+    (Power.SEAT, lambda staff: registering_with(staff, GUESTS), {"step/"}),
+    (Power.RESULTS, started, {"rounds/1/tables/1/result/"}),
+    (Power.CLOCK, started, {"clock/"}),
+    (Power.CANCEL, started, {"cancel/"}),
+    (Power.SEAT_LINKS, online_with_a_guest, {"print/seat_links/"}),
+]
+
+
+def desk_targets(client, tournament_path: str) -> tuple[str, set[str]]:
+    """The tournament's page in the admin, and where its links and forms lead on the desk."""
+    page = f"/admin/tournaments/tournament/{tournament_path.rsplit('/', 1)[-1]}/"
+    html = client.get(f"{page}change/").content.decode()
+    return page, set(re.findall(rf'(?:href|action)="{re.escape(page)}([^"#?]+)', html))
+
+
+@pytest.mark.parametrize(
+    ("power", "prepare", "targets"),
+    DESK_BUTTONS,
+    ids=[f"{power.name}-{sorted(targets)[0]}" for power, _, targets in DESK_BUTTONS],
+)
+def test_the_desk_shows_a_button_only_to_those_with_its_power(
+    staff, client, power, prepare, targets
+):
+    path = prepare(staff)
+    clerk = get_user_model().objects.create_user("clerk", is_staff=True)
+    clerk.user_permissions.add(Permission.objects.get(codename="view_tournament"))
+    client.force_login(clerk)
+
+    _, without = desk_targets(client, path)
+    clerk.user_permissions.add(Permission.objects.get(codename=power.codename))
+    _, with_power = desk_targets(client, path)
+
+    for target in targets:  # an entry's withdraw/ is under entries/<id>/
+        assert not any(shown.startswith(target) for shown in without), target
+        assert any(shown.startswith(target) for shown in with_power), target
+
+
+def test_every_link_the_desk_shows_opens_for_whoever_sees_it(staff, client):
+    path = started(staff)
+    clerk = get_user_model().objects.create_user("clerk", is_staff=True)
+    clerk.user_permissions.add(Permission.objects.get(codename="view_tournament"))
+    client.force_login(clerk)
+
+    page, targets = desk_targets(client, path)
+
+    assert targets >= {"standings/", "print/pairings/"}
+    for target in targets:
+        assert client.get(f"{page}{target}").status_code != 403, target
+
+
+@pytest.mark.parametrize(("power", "editable"), [(None, False), (Power.SEAT, True)])
+def test_a_drafts_tables_offer_saving_only_to_those_who_may_seat(
+    human_event, client, power, editable
+):
+    tournament = human_event(4, table_size=2)
+    drafted = services.round_draft(tournament_id=tournament.pk, user=tournament.created_by)
+    clerk = get_user_model().objects.create_user("clerk", is_staff=True)
+    if power is not None:
+        clerk.user_permissions.add(Permission.objects.get(codename=power.codename))
+    client.force_login(clerk)
+
+    page = client.get(f"/admin/tournaments/round/{drafted.pk}/seating/").content.decode()
+
+    assert ('value="Save the tables"' in page) == editable
+    assert (" readonly>" not in page) == editable

@@ -21,6 +21,7 @@ from switchsite.requests import AuthenticatedHttpRequest
 from tournaments import services
 from tournaments.admin.desk import PRINT_CSS
 from tournaments.models import Bye, Round, Table
+from tournaments.powers import Power, has_power
 
 
 def _match_link(table: Table) -> SafeString | str:
@@ -178,6 +179,8 @@ class RoundAdmin(admin.ModelAdmin):
             "opts": self.opts,
             "round": drafted,
             "seating": text,
-            "editable": drafted.status == Round.Status.DRAFT,
+            # Saved only by those who may seat rounds (the service refuses the others).
+            "editable": drafted.status == Round.Status.DRAFT
+            and has_power(request.user, Power.SEAT),
         }
         return TemplateResponse(request, "admin/tournaments/round/seating.html", context)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -123,7 +123,7 @@ class TournamentAdmin(DeskViews):
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
         tournament = self.get_object(request, object_id)
-        desk = _desk(tournament) if tournament is not None else {}
+        desk = _desk(tournament, request.user) if tournament is not None else {}
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **desk})
 
     def view_on_site(self, tournament: Tournament) -> str | None:
@@ -232,14 +232,16 @@ class TournamentAdmin(DeskViews):
         return wrapped
 
 
-def _desk(tournament: Tournament) -> dict[str, Any]:
+def _desk(tournament: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
     """What the desk panel of the tournament's page shows: the next steps (the first is the one
     to take), the round at hand — the drafted round when there is one, else the latest published
     — with its tables, results and repeats, the ways back (withdraw the round while none of its
     tables has a result, cancel the tournament until it is finished; each asks for
     confirmation), and the entries, with their buttons until the tournament is finished or
     cancelled. While too few entries are present to seat a table, no step is offered: the desk
-    says how many more to register."""
+    says how many more to register. Each button and link is there only for a user with its power
+    (``desk_may``): the others would answer 403."""
+    may = {power.name.lower(): has_power(user, power) for power in Power}
     seated = selectors.round_seating(
         rounds=selectors.tournament_detail(tournament=tournament)["rounds"], number=None
     )
@@ -248,7 +250,8 @@ def _desk(tournament: Tournament) -> dict[str, Any]:
     # How to seat the round shown again, while it can be (repeats.html).
     reseat: tuple[str, str, str | None] | None = None
     if (
-        drafted is None
+        may["seat"]
+        and drafted is None
         and tournament.status == Tournament.Status.RUNNING
         and seated is not None
         and not any(table["recorded"] for table in seated["tables"])
@@ -259,7 +262,7 @@ def _desk(tournament: Tournament) -> dict[str, Any]:
         ways_back.append((url, gettext("Withdraw round %(number)s") % {"number": seated["number"]}))
         reseat = (url, gettext("Withdraw it to seat it again"), None)
     still_open = tournament.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
-    if still_open:
+    if still_open and may["cancel"]:
         url = reverse("admin:tournaments_tournament_cancel", args=[tournament.pk])
         ways_back.append((url, gettext("Cancel the tournament")))
     steps: list[tuple[str, str]] = []
@@ -271,7 +274,7 @@ def _desk(tournament: Tournament) -> dict[str, Any]:
             ("draft", gettext("Seat round %(number)s afresh") % {"number": number}),
         ]
         step_url = reverse("admin:tournaments_tournament_step", args=[tournament.pk])
-        reseat = (step_url, steps[1][1], "draft")
+        reseat = (step_url, steps[1][1], "draft") if may["seat"] else None
     elif tournament.status in (Tournament.Status.REGISTERING, Tournament.Status.ROUND_COMPLETE):
         missing = selectors.entries_missing(tournament=tournament)
         number = seated["number"] + 1 if seated else 1
@@ -284,7 +287,8 @@ def _desk(tournament: Tournament) -> dict[str, Any]:
                 ("draft", gettext("Seat round %(number)s as a draft") % {"number": number}),
             ]
     return {
-        "desk_steps": steps,
+        "desk_may": may,
+        "desk_steps": steps if may["seat"] else [],
         "desk_draft": drafted,
         "desk_missing": missing,
         "desk_ways_back": ways_back,
