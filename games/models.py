@@ -138,6 +138,12 @@ class Match(models.Model):
                 condition=models.Q(seat_count__gte=2), name="match_two_or_more_seats"
             ),
         ]
+        # Powers over other people's matches, besides Django's own add/change/delete/view
+        # (games.powers).
+        permissions = (
+            ("fix_layout", "Can fix the first deal of a match (its layout)"),
+            ("start_any_match", "Can start a match someone else created"),
+        )
 
     def __str__(self) -> str:
         return gettext("Match %(id)s (%(ruleset)s, %(status)s)") % {

@@ -10,6 +10,7 @@ from types import FrameType
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
+from django.contrib.auth.models import Permission, User
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
@@ -17,6 +18,7 @@ from rest_framework.test import APIClient
 import tests.hypothesis_profiles  # noqa: F401
 from games import selectors
 from games.models import Match
+from games.powers import Power as GamePower
 from switchsite.celery import app as celery_app
 from switchsite.serving import streamcaps
 from tests import openapi
@@ -123,3 +125,14 @@ def seat_zero_to_move_or_over(match_id: int) -> bool:
     turn again, or the match has ended."""
     match = Match.objects.get(pk=match_id)
     return match.status != Match.Status.ACTIVE or seat_to_move(match_id) == 0
+
+
+def with_game_powers(user: User) -> User:
+    """``user`` may fix a match's layout and start anyone's match (games.powers): what the tests'
+    laid-out deals need, which being staff does not give."""
+    user.user_permissions.add(
+        *Permission.objects.filter(
+            content_type__app_label="games", codename__in=[power.codename for power in GamePower]
+        )
+    )
+    return user

@@ -8,25 +8,34 @@ model permissions a director needs. An operator may also grant them one by one.
 
 from __future__ import annotations
 
-import enum
 import operator
 from functools import reduce
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser, Group, Permission, User
+from django.contrib.auth.models import Group, Permission, User
 from django.db.models import Q
-from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from switchsite import powers
+from switchsite.powers import has_power
 from tournaments import errors
+
+__all__ = [
+    "DIRECTORS",
+    "DIRECTOR_PERMISSIONS",
+    "Power",
+    "director_group",
+    "directors",
+    "has_power",
+    "require_power",
+]
 
 DIRECTORS = "Tournament director"
 
 
-class Power(enum.Enum):
-    """A power, as the codename of its permission on the Tournament model, and what it allows (the
-    end of "You need the permission to …")."""
+class Power(powers.Power):
+    """A director's power: its permission on the Tournament model, and what it allows."""
 
     CREATE = ("add_tournament", _("create a tournament or a series"))
     REGISTER = ("register_entries", _("register, check in or withdraw others' entries"))
@@ -37,14 +46,6 @@ class Power(enum.Enum):
     DELETE = ("delete_tournament", _("delete a tournament"))
     SEAT_LINKS = ("print_seat_links", _("see and print the guests' seat links"))
     VIEW = ("view_tournament", _("see tournaments that are not public"))
-
-    def __init__(self, codename: str, allows: Promise) -> None:
-        self.codename = codename
-        self.allows = allows
-
-    @property
-    def permission(self) -> str:
-        return f"tournaments.{self.codename}"
 
 
 # What the group holds: every power, the admin pages of the desk (the tournament's page and list,
@@ -82,10 +83,6 @@ def directors() -> Group:
     """The directors' group (a flushed test database has lost the one the migration made)."""
     group: Group = director_group(Group, Permission)
     return group
-
-
-def has_power(user: User | AnonymousUser, power: Power) -> bool:
-    return user.has_perm(power.permission)
 
 
 def require_power(user: User, power: Power) -> None:

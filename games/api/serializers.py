@@ -207,7 +207,10 @@ class MatchCreateSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         default=None,
-        help_text="Staff only: fixes the first deal (shedding: hands, starter, stock; Abbott: grid).",
+        help_text=(
+            "With the permission games.fix_layout only: fixes the first deal (shedding: hands, "
+            "starter, stock; Abbott: grid)."
+        ),
     )
     practice_seed = serializers.CharField(
         required=False,
@@ -414,7 +417,7 @@ class RecordedMatchSerializer(serializers.Serializer):
     options = serializers.DictField()
     deals = serializers.IntegerField()
     target = serializers.IntegerField(allow_null=True)
-    layout = serializers.DictField(allow_null=True, help_text="A staff layout of deal 1.")
+    layout = serializers.DictField(allow_null=True, help_text="A fixed layout of deal 1.")
     turn_seconds = serializers.IntegerField(allow_null=True)
     status = serializers.ChoiceField(choices=["finished", "abandoned"])
     practice = serializers.BooleanField(

@@ -287,7 +287,7 @@ class MatchStartView(APIView):
         request=None,
         parameters=[IDEMPOTENCY_KEY],
         responses={200: typed.VIEW, **problems(401, 403, 404, 409)},
-        summary="Deal the first hand (creator or staff)",
+        summary="Deal the first hand (its creator, or games.start_any_match)",
     )
     @idempotent
     def post(self, request: AuthenticatedRequest, match_id: int) -> Response:

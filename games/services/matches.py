@@ -22,6 +22,7 @@ from django.utils.translation import gettext
 
 from games import errors
 from games.models import Match, MatchEvent, Seat
+from games.powers import Power, has_power, needed
 from games.selectors import MatchInPlay, bot_account, match_in_play
 from games.services.pipeline import Change, advance, retrying
 from games.services.players import player_profile
@@ -96,8 +97,8 @@ def match_create(
             practice_seed, rated=rated, seated=players, bot_seats=bot_seats
         )
     if layout is not None:
-        if not creator.is_staff:
-            raise errors.LayoutForbidden(gettext("Only staff may fix a layout."))
+        if not has_power(creator, Power.LAYOUT):
+            raise errors.LayoutForbidden(needed(Power.LAYOUT))
         game.copy().deal(secrets.token_bytes(32), layout)  # raises InvalidLayout
     if on_resign not in RESIGN_POLICIES:
         raise protocol.InvalidOptions(
@@ -259,14 +260,13 @@ def match_join(*, match_id: int, user: User, seat: int | None = None) -> MatchIn
 
 
 def match_start(*, match_id: int, user: User) -> MatchInPlay:
-    """Deal the first hand. Only the creator or staff may start, once every seat is filled."""
+    """Deal the first hand. Only the creator (or whoever may start anyone's match) may start,
+    once every seat is filled."""
 
     def start() -> MatchInPlay:
         play = match_in_play(match_id=match_id)
-        if play.match.created_by_id != user.pk and not user.is_staff:
-            raise errors.NotMatchCreator(
-                gettext("Only the match's creator (or staff) may start it.")
-            )
+        if play.match.created_by_id != user.pk and not has_power(user, Power.START):
+            raise errors.NotMatchCreator(needed(Power.START))
         if play.match.status != Match.Status.WAITING:
             raise errors.MatchStarted(gettext("The match has already started."))
         empty = [s.index for s in _free_seats(play)]

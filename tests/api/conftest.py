@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from games import services
+from tests.conftest import with_game_powers
 from tournaments.powers import directors
 
 PASSWORD = "a-long-enough-password"
@@ -33,11 +34,13 @@ class Client:
 @pytest.fixture
 def make_client(db) -> Callable[..., Client]:
     def make(username: str, *, staff: bool = False) -> Client:
-        """``staff``: a tournament director (tournaments.powers), as staff are."""
+        """``staff``: a tournament director (tournaments.powers) who may also fix a match's layout
+        and start anyone's match (games.powers)."""
         user, token = services.player_register(username=username, password=PASSWORD)
         if staff:
             get_user_model().objects.filter(pk=user.pk).update(is_staff=True)
             user.groups.add(directors())
+            with_game_powers(user)
         return Client(username, token)
 
     return make

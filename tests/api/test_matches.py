@@ -3,9 +3,12 @@
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 
 from games import services, tasks
 from games.models import Match, MatchEvent
+from games.powers import Power
 from tests.api.conftest import assert_problem
 
 pytestmark = pytest.mark.django_db
@@ -83,8 +86,30 @@ def test_unknown_fields_of_the_wrong_type_are_listed(alice):
     assert set(body["errors"]) == {"seats", "deals"}
 
 
-def test_layout_is_staff_only(alice):
+@pytest.fixture
+def clerk(make_client):
+    """A staff user of the admin, with no permission at all."""
+    client = make_client("clerk")
+    get_user_model().objects.filter(username="clerk").update(is_staff=True)
+    return client
+
+
+def grant(client, power: Power) -> None:
+    get_user_model().objects.get(username=client.username).user_permissions.add(
+        Permission.objects.get(content_type__app_label="games", codename=power.codename)
+    )
+
+
+def test_a_layout_needs_its_permission_being_staff_is_not_enough(alice, clerk):
     assert_problem(create(alice, layout=LAYOUT), 403, "layout_staff_only")
+    body = assert_problem(create(clerk, layout=LAYOUT), 403, "layout_staff_only")
+    assert "permission" in body["detail"]
+
+    grant(clerk, Power.LAYOUT)
+
+    created = create(clerk, layout=LAYOUT)
+    assert created.status_code == 201
+    assert Match.objects.get(pk=created.json()["id"]).layout == LAYOUT
 
 
 def test_layout_that_is_not_a_partition_of_the_deck_is_invalid_layout(staff):
@@ -138,10 +163,13 @@ def test_start_needs_every_seat_filled_and_the_creator(alice, bob):
     assert_problem(alice.post(f"/api/v1/matches/{match_id}/start/"), 409, "match_started")
 
 
-def test_staff_may_start_a_match_with_bots_filling_the_other_seats(staff, alice):
+def test_starting_anyones_match_needs_its_permission_being_staff_is_not_enough(alice, clerk):
     match_id = create(alice, bots=[{"seat": 1, "strategy": "random"}]).json()["id"]
+    assert_problem(clerk.post(f"/api/v1/matches/{match_id}/start/"), 403, "not_match_creator")
 
-    assert staff.post(f"/api/v1/matches/{match_id}/start/").status_code == 200
+    grant(clerk, Power.START)
+
+    assert clerk.post(f"/api/v1/matches/{match_id}/start/").status_code == 200
 
 
 def test_view_shows_own_hand_and_only_counts_of_others(staff, bob):

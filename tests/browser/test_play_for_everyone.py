@@ -24,7 +24,7 @@ from games import services
 from games.models import MatchEvent
 from tests.browser.conftest import LAPTOP, PHONE, screenshot
 from tests.browser.play import PASSWORD, finished_match, move_button, sign_in
-from tests.conftest import IN_CI
+from tests.conftest import IN_CI, with_game_powers
 from tournaments import services as tournaments
 from tournaments.powers import directors
 
@@ -189,7 +189,7 @@ def focus_with_tab(page: Page, move: dict) -> None:
 
 
 def test_a_table_plays_by_keyboard_speaks_the_turn_and_keeps_a_move_through_a_cut(axe_context):
-    jay = user("jay", staff=True)  # staff: the deal is laid out (docs/api.md, "layout")
+    jay = with_game_powers(user("jay"))  # the deal is laid out (docs/api.md, "layout")
     # The bot can follow neither seven (no heart, no seven, nothing that goes on anything) and
     # draws the nine of clubs, which does not follow either: jay is to play again each time.
     layout = {

@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from games import services
 from tests.browser.play import PASSWORD, legal_moves, move_button, shedding_choice, sign_in
+from tests.conftest import with_game_powers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,7 +36,7 @@ def focus_with_tab(page: Page, move: dict) -> None:
 
 
 def test_a_jacks_twos_eights_turn_of_several_actions_is_played_with_the_keyboard(play_contexts):
-    jay = player("jay", staff=True)  # staff: the deal is laid out (docs/api.md, "layout")
+    jay = with_game_powers(player("jay"))  # the deal is laid out (docs/api.md, "layout")
     layout = {
         "hands": [
             ["6S", "6C", "5C", "4C", "KD", "QD", "3D"],

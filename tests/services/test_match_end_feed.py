@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import FeedEvent, Match, MatchEvent
+from tests.conftest import with_game_powers
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +16,7 @@ LAST_CARD = {"hands": [["9S"], ["5D", "6D"]], "starter": "9H", "stock": ["TC"]}
 
 def started(on_resign: str = "bot") -> tuple[Match, list]:
     users = get_user_model().objects
-    creator, other = users.create_user("first", is_staff=True), users.create_user("second")
+    creator, other = with_game_powers(users.create_user("first")), users.create_user("second")
     created = services.match_create(
         creator=creator, ruleset="switch", seats=2, layout=LAST_CARD, on_resign=on_resign
     )

@@ -10,6 +10,7 @@ from django.db.models import F
 from games import services
 from games.models import FeedEvent, Match
 from games.services import matches, pipeline
+from tests.conftest import with_game_powers
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def your_turns(user) -> list[dict]:
 
 def test_every_action_that_leaves_a_person_to_act_pushes_your_turn():
     users = get_user_model().objects
-    ann, ben = users.create_user("ann", is_staff=True), users.create_user("ben")
+    ann, ben = with_game_powers(users.create_user("ann")), users.create_user("ben")
     match = services.match_create(
         creator=ann, ruleset="jacks-twos-eights", seats=2, layout=RUN, players=[ann, ben]
     )

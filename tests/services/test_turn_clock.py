@@ -10,15 +10,16 @@ from django.utils import timezone
 from games import services, tasks
 from games.models import FeedEvent, Match, MatchEvent, Seat
 from tests.api.test_matches import LAYOUT
-from tests.conftest import seat_to_move
+from tests.conftest import seat_to_move, with_game_powers
 
 pytestmark = pytest.mark.django_db
 
 
 def started(ruleset: str, layout: dict) -> Match:
-    """A started heads-up match with a 30-second turn clock; the staff creator holds seat 0."""
+    """A started heads-up match with a 30-second turn clock; its laid-out deal's creator holds
+    seat 0."""
     users = get_user_model().objects
-    creator = users.create_user("clocked", is_staff=True)
+    creator = with_game_powers(users.create_user("clocked"))
     other = users.create_user("other")
     created = services.match_create(
         creator=creator, ruleset=ruleset, seats=2, turn_seconds=30, layout=layout
