@@ -69,20 +69,20 @@ def main() -> None:
             )
             services.match_start(match_id=match.pk, user=human)
             while len(latencies) < args.moves:
-                play = selectors.match_in_play(match_id=match.pk)
-                if play.match.status != Match.Status.ACTIVE:
+                loaded = selectors.match_load(match_id=match.pk)
+                if loaded.match.status != Match.Status.ACTIVE:
                     break
-                if play.game.to_move != 0:
+                if loaded.game.to_move != 0:
                     time.sleep(0.001)
                     continue
-                legal = play.game.legal_actions()
+                legal = loaded.game.legal_actions()
                 rng_index += 1
                 started = time.perf_counter()
                 result = services.action_apply(
                     match_id=match.pk, user=human, action=legal[rng_index % len(legal)]
                 )
-                after = result.play.match.version
-                if result.play.game.to_move != 1:
+                after = result.loaded.match.version
+                if result.loaded.game.to_move != 1:
                     continue  # the human plays on (or the match ended): no bot answer to time
                 while Match.objects.filter(pk=match.pk, version__gt=after).count() == 0:
                     time.sleep(0.0005)

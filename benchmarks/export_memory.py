@@ -70,11 +70,11 @@ def main() -> None:
     services.match_start(match_id=match.pk, user=user)
     rng = random.Random(1)
     while True:
-        play = selectors.match_in_play(match_id=match.pk)
-        if play.match.status != Match.Status.ACTIVE:
+        loaded = selectors.match_load(match_id=match.pk)
+        if loaded.match.status != Match.Status.ACTIVE:
             break
-        if play.game.to_move == 0:
-            legal = play.game.legal_actions()
+        if loaded.game.to_move == 0:
+            legal = loaded.game.legal_actions()
             plays = [a for a in legal if a["action"] == "play"]
             action = rng.choice(plays or legal)
             services.action_apply(match_id=match.pk, user=user, action=action)

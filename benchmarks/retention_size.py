@@ -67,16 +67,16 @@ def main() -> None:
             services.match_join(match_id=match.pk, user=user)
         services.match_start(match_id=match.pk, user=users[0])
         while True:
-            play = selectors.match_in_play(match_id=match.pk)
-            seat = play.seat_to_move
-            if play.match.status != Match.Status.ACTIVE or seat is None:
+            loaded = selectors.match_load(match_id=match.pk)
+            seat = loaded.seat_to_move
+            if loaded.match.status != Match.Status.ACTIVE or seat is None:
                 break
             action = bots.choose_action(
                 "heuristic",
-                game=play.match.game,
-                view=play.game.view(seat.index),
-                facts=bots.MatchFacts(play.match.ruleset, 4, seat.index, play.match.options),
-                seed=f"{match.pk}:{play.match.version}",
+                game=loaded.match.game,
+                view=loaded.game.view(seat.index),
+                facts=bots.MatchFacts(loaded.match.ruleset, 4, seat.index, loaded.match.options),
+                seed=f"{match.pk}:{loaded.match.version}",
             )
             result = services.action_apply(match_id=match.pk, user=users[seat.index], action=action)
             IdempotentRequest.objects.create(
@@ -84,7 +84,7 @@ def main() -> None:
                 key=f"{match.pk}-{moves}",
                 fingerprint="0" * 64,
                 response_status=201,
-                response_body={"view": selectors.match_view(play=result.play, seat=seat.index)},
+                response_body={"view": selectors.match_view(loaded=result.loaded, seat=seat.index)},
             )
             moves += 1
         if (number + 1) % 50 == 0:

@@ -41,8 +41,9 @@ REVEALED_STATUSES = frozenset({Match.Status.FINISHED, Match.Status.ABANDONED})
 
 
 @dataclass
-class MatchInPlay:
-    """A match, its seats (in seat order, with their players) and its engine state, read together.
+class LoadedMatch:
+    """A match, its seats (in seat order, with their players) and its engine state, read together
+    — whatever its status: a waiting match's, an active one's, a finished one's.
 
     What every write of the pipeline starts from and every view is built from. ``read_version`` is
     the match's version when it was read: a write succeeds only if the match is still there;
@@ -81,7 +82,7 @@ _seats_with_match = CachedSqlQuery(
 )
 
 
-def match_in_play(*, match_id: int) -> MatchInPlay:
+def match_load(*, match_id: int) -> LoadedMatch:
     """The match with its seats, players and loaded game, in one query (its SQL built once per
     connection: every view and every move starts here)."""
     seats = _seats_with_match(match_id)
@@ -94,7 +95,7 @@ def match_in_play(*, match_id: int) -> MatchInPlay:
         seat.match = match  # one Match instance for all, so changes made through a seat are seen
     assert match.state is not None  # a match has its engine state from its creation on
     game = catalog.load_game(match.game, match.state)
-    return MatchInPlay(
+    return LoadedMatch(
         match=match, seats=seats, game=game, read_version=match.version, read_turn=game.turn_id
     )
 
@@ -126,10 +127,10 @@ def match_list(
     return matches
 
 
-def match_view(*, play: MatchInPlay, seat: int | None) -> dict[str, Any]:
+def match_view(*, loaded: LoadedMatch, seat: int | None) -> dict[str, Any]:
     """The match as ``seat`` (``None``: a spectator) may see it: the engine's view for that seat,
     plus the service's fields. Built from what is held, without reading anything."""
-    match, game = play.match, play.game
+    match, game = loaded.match, loaded.game
     view: dict[str, Any] = {
         "id": match.pk,
         "ruleset": match.ruleset,
@@ -178,7 +179,7 @@ def match_view(*, play: MatchInPlay, seat: int | None) -> dict[str, Any]:
             "bot_account": bot_account(s.player),
             "resigned": s.resigned,
         }
-        for s in play.seats
+        for s in loaded.seats
     ]
     return view
 
@@ -192,8 +193,8 @@ def bot_account(user: User | None) -> bool:
 
 def match_view_for(*, match_id: int, user: User) -> dict[str, Any]:
     """The match as ``user`` may see it now (one query)."""
-    play = match_in_play(match_id=match_id)
-    return match_view(play=play, seat=viewer_seat(seats=play.seats, user=user))
+    loaded = match_load(match_id=match_id)
+    return match_view(loaded=loaded, seat=viewer_seat(seats=loaded.seats, user=user))
 
 
 @dataclass(frozen=True)

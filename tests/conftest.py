@@ -115,7 +115,7 @@ def tasks_in_process(settings) -> None:
 
 def seat_to_move(match_id: int) -> int:
     """The seat whose turn it is in an active match, as the match's stored state says."""
-    to_move = selectors.match_in_play(match_id=match_id).game.to_move
+    to_move = selectors.match_load(match_id=match_id).game.to_move
     assert to_move is not None, f"nobody is to move in match {match_id}"
     return to_move
 

@@ -56,10 +56,10 @@ async def cursor_incarnation(request: Request) -> str:
     return request.query_params.get("incarnation") or await incarnation.current_async()
 
 
-def view_of(play: selectors.MatchInPlay, request: AuthenticatedRequest) -> dict[str, Any]:
+def view_of(loaded: selectors.LoadedMatch, request: AuthenticatedRequest) -> dict[str, Any]:
     """The match as the caller sees it, built from what the request already holds."""
-    seat = selectors.viewer_seat(seats=play.seats, user=request.user)
-    return selectors.match_view(play=play, seat=seat)
+    seat = selectors.viewer_seat(seats=loaded.seats, user=request.user)
+    return selectors.match_view(loaded=loaded, seat=seat)
 
 
 class SeatLinkOwnFeed:
@@ -278,8 +278,8 @@ class MatchJoinView(APIView):
     @idempotent
     def post(self, request: AuthenticatedRequest, match_id: int) -> Response:
         data = parsed(s.JoinSerializer, request.data)
-        play = services.match_join(match_id=match_id, user=request.user, seat=data["seat"])
-        return Response(view_of(play, request))
+        loaded = services.match_join(match_id=match_id, user=request.user, seat=data["seat"])
+        return Response(view_of(loaded, request))
 
 
 class MatchStartView(APIView):
@@ -291,8 +291,8 @@ class MatchStartView(APIView):
     )
     @idempotent
     def post(self, request: AuthenticatedRequest, match_id: int) -> Response:
-        play = services.match_start(match_id=match_id, user=request.user)
-        return Response(view_of(play, request))
+        loaded = services.match_start(match_id=match_id, user=request.user)
+        return Response(view_of(loaded, request))
 
 
 class MatchMovesView(SeatLinkOwnSeat, APIView):
@@ -311,7 +311,7 @@ class MatchMovesView(SeatLinkOwnSeat, APIView):
             match_id=match_id, user=request.user, action=action, expected_version=expected_version
         )
         events = [selectors.event_as_seen(e, seat=result.seat) for e in result.events]
-        view = selectors.match_view(play=result.play, seat=result.seat)
+        view = selectors.match_view(loaded=result.loaded, seat=result.seat)
         return Response({"event": events[0], "events": events, "view": view}, status=201)
 
 
@@ -324,8 +324,8 @@ class MatchResignView(APIView):
     )
     @idempotent
     def post(self, request: AuthenticatedRequest, match_id: int) -> Response:
-        play = services.match_resign(match_id=match_id, user=request.user)
-        return Response(view_of(play, request))
+        loaded = services.match_resign(match_id=match_id, user=request.user)
+        return Response(view_of(loaded, request))
 
 
 def _page(request: Request, page: waiting.Page, limit: int, of_incarnation: str) -> Response:

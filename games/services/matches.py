@@ -23,7 +23,7 @@ from django.utils.translation import gettext
 from games import errors
 from games.models import Match, MatchEvent, Seat
 from games.powers import Power, has_power, needed
-from games.selectors import MatchInPlay, bot_account, match_in_play
+from games.selectors import LoadedMatch, bot_account, match_load
 from games.services.pipeline import Change, advance, retrying
 from games.services.players import player_profile
 from games.services.writer import FeedEntry
@@ -48,7 +48,7 @@ RECORD_DEALS_SWEPT_FOR = timedelta(days=1)
 class ActionResult:
     """What an action did: the events it produced and the match as it left it."""
 
-    play: MatchInPlay
+    loaded: LoadedMatch
     seat: int
     events: list[MatchEvent]
 
@@ -215,89 +215,89 @@ def validated_practice(
     return seed.lower()
 
 
-def match_join(*, match_id: int, user: User, seat: int | None = None) -> MatchInPlay:
+def match_join(*, match_id: int, user: User, seat: int | None = None) -> LoadedMatch:
     """Take a free seat (the first, or the one asked for) of a match that has not started. The
     players already seated hear of it; a match made to ``auto_start`` starts when it is full."""
     player_profile(user=user)
 
-    def join() -> MatchInPlay:
-        play = match_in_play(match_id=match_id)
-        if play.match.status != Match.Status.WAITING:
+    def join() -> LoadedMatch:
+        loaded = match_load(match_id=match_id)
+        if loaded.match.status != Match.Status.WAITING:
             raise errors.MatchStarted(gettext("The match has already started."))
-        if any(s.player_id == user.pk for s in play.seats):
+        if any(s.player_id == user.pk for s in loaded.seats):
             raise errors.AlreadySeated(gettext("You already have a seat in this match."))
-        if play.match.practice_seed and user.pk != play.match.created_by_id:
+        if loaded.match.practice_seed and user.pk != loaded.match.created_by_id:
             raise errors.PracticeMatch(
                 gettext(
                     "A practice match is its creator's against server bots: only they may sit in it."
                 )
             )
-        free = _free_seats(play)
+        free = _free_seats(loaded)
         if not free:
             raise errors.MatchFull(gettext("Every seat of this match is taken."))
         chosen = free[0]
         if seat is not None:
             asked = next((s for s in free if s.index == seat), None)
             if asked is None:
-                if not 0 <= seat < play.match.seat_count:
+                if not 0 <= seat < loaded.match.seat_count:
                     raise protocol.InvalidAction(
                         gettext("seat must be between 0 and %(last)s.")
-                        % {"last": play.match.seat_count - 1}
+                        % {"last": loaded.match.seat_count - 1}
                     )
                 raise errors.SeatTaken(gettext("Seat %(seat)s is taken.") % {"seat": seat})
             chosen = asked
-        change = Change(feed=_seat_news(play, "player_joined", chosen.index, user))
+        change = Change(feed=_seat_news(loaded, "player_joined", chosen.index, user))
         chosen.player = user
         change.seat_changed(chosen, "player")
-        if play.match.auto_start and not _free_seats(play):
-            change.feed += _started(play)
-            advance(play, [], change, transition=Start())
+        if loaded.match.auto_start and not _free_seats(loaded):
+            change.feed += _started(loaded)
+            advance(loaded, [], change, transition=Start())
         else:
-            advance(play, [], change)
-        return play
+            advance(loaded, [], change)
+        return loaded
 
     return retrying(join)
 
 
-def match_start(*, match_id: int, user: User) -> MatchInPlay:
+def match_start(*, match_id: int, user: User) -> LoadedMatch:
     """Deal the first hand. Only the creator (or whoever may start anyone's match) may start,
     once every seat is filled."""
 
-    def start() -> MatchInPlay:
-        play = match_in_play(match_id=match_id)
-        if play.match.created_by_id != user.pk and not has_power(user, Power.START):
+    def start() -> LoadedMatch:
+        loaded = match_load(match_id=match_id)
+        if loaded.match.created_by_id != user.pk and not has_power(user, Power.START):
             raise errors.NotMatchCreator(needed(Power.START))
-        if play.match.status != Match.Status.WAITING:
+        if loaded.match.status != Match.Status.WAITING:
             raise errors.MatchStarted(gettext("The match has already started."))
-        empty = [s.index for s in _free_seats(play)]
+        empty = [s.index for s in _free_seats(loaded)]
         if empty:
             raise errors.SeatsEmpty(gettext("Seats %(empty)s are still empty.") % {"empty": empty})
-        advance(play, [], Change(feed=_started(play)), transition=Start())
-        return play
+        advance(loaded, [], Change(feed=_started(loaded)), transition=Start())
+        return loaded
 
     return retrying(start)
 
 
-def _started(play: MatchInPlay) -> list[FeedEntry]:
+def _started(loaded: LoadedMatch) -> list[FeedEntry]:
     """``match_started`` for every player seated at a match that starts."""
     return [
-        FeedEntry(s.player_id, "match_started", play.match.pk, {"seat": s.index})
-        for s in play.seats
+        FeedEntry(s.player_id, "match_started", loaded.match.pk, {"seat": s.index})
+        for s in loaded.seats
         if s.player_id is not None
     ]
 
 
-def _free_seats(play: MatchInPlay) -> list[Seat]:
-    return [s for s in play.seats if s.player_id is None and not s.is_bot]
+def _free_seats(loaded: LoadedMatch) -> list[Seat]:
+    return [s for s in loaded.seats if s.player_id is None and not s.is_bot]
 
 
-def _seat_news(play: MatchInPlay, news: str, seat: int, user: User) -> list[FeedEntry]:
+def _seat_news(loaded: LoadedMatch, news: str, seat: int, user: User) -> list[FeedEntry]:
     """``player_joined`` / ``player_left`` for every other player seated at a waiting match (the
     user's profile read with them: whether they are a bot account)."""
     data = {"seat": seat, "player": user.get_username(), "bot_account": bot_account(user)}
     return [
-        FeedEntry(s.player_id, news, play.match.pk, data)
-        for s in play.seats
+        FeedEntry(s.player_id, news, loaded.match.pk, data)
+        for s in loaded.seats
         if s.player_id is not None and s.player_id != user.pk
     ]
 
@@ -312,23 +312,23 @@ def action_apply(
     """Apply one action of the user's seat. A refused action raises and writes nothing."""
 
     def apply() -> ActionResult:
-        play = match_in_play(match_id=match_id)
-        seat = _own_seat(play.seats, user)
-        if play.match.status != Match.Status.ACTIVE:
-            raise errors.MatchNotActive.now(play.match.status)
-        if expected_version is not None and expected_version != play.read_version:
+        loaded = match_load(match_id=match_id)
+        seat = _own_seat(loaded.seats, user)
+        if loaded.match.status != Match.Status.ACTIVE:
+            raise errors.MatchNotActive.now(loaded.match.status)
+        if expected_version is not None and expected_version != loaded.read_version:
             raise errors.StaleVersion(
                 gettext("expected_version is %(expected)s but the match is at version %(version)s.")
-                % {"expected": expected_version, "version": play.read_version}
+                % {"expected": expected_version, "version": loaded.read_version}
             )
-        if play.game.to_move != seat.index:
+        if loaded.game.to_move != seat.index:
             raise errors.NotYourTurn(
                 gettext("It is seat %(to_move)s's turn, not yours.")
-                % {"to_move": play.game.to_move}
+                % {"to_move": loaded.game.to_move}
             )
-        records = advance(play, play.game.apply(action))
-        metrics.MOVES.labels(game=play.match.game, by="player").inc()
-        return ActionResult(play=play, seat=seat.index, events=records)
+        records = advance(loaded, loaded.game.apply(action))
+        metrics.MOVES.labels(game=loaded.match.game, by="player").inc()
+        return ActionResult(loaded=loaded, seat=seat.index, events=records)
 
     return retrying(apply)
 
@@ -343,25 +343,25 @@ def bot_turns_play(*, match_id: int, limit: int | None = None) -> tuple[int, boo
     whether a bot may still be to move (the caller hands that on): after ``limit`` moves, or when
     the match kept changing under the bot (``match_busy``).
     """
-    left: list[MatchInPlay] = []  # the match as the last move left it: no need to read it again
+    left: list[LoadedMatch] = []  # the match as the last move left it: no need to read it again
 
     def move() -> bool:
-        play = left.pop() if left else match_in_play(match_id=match_id)
-        seat = play.seat_to_move
+        loaded = left.pop() if left else match_load(match_id=match_id)
+        seat = loaded.seat_to_move
         if seat is None or not seat.is_bot:
             return False
-        match = play.match
+        match = loaded.match
         action = bots.choose_action(
             seat.bot_strategy,
             game=match.game,
-            view=play.game.view(seat.index),
+            view=loaded.game.view(seat.index),
             facts=bots.MatchFacts(match.ruleset, match.seat_count, seat.index, match.options),
             # A practice match's bots choose as they did with the same seed and moves before.
             seed=f"{match.practice_seed or match.pk}:{match.version}",
         )
-        advance(play, play.game.apply(action), wake_bots=False)
+        advance(loaded, loaded.game.apply(action), wake_bots=False)
         metrics.MOVES.labels(game=match.game, by="bot").inc()
-        left.append(play)
+        left.append(loaded)
         return True
 
     played = 0
@@ -384,10 +384,10 @@ def turn_timeout_apply(*, match_id: int) -> bool:
     """
 
     def timeout() -> bool:
-        play = match_in_play(match_id=match_id)
-        match, game = play.match, play.game
+        loaded = match_load(match_id=match_id)
+        match, game = loaded.match, loaded.game
         deadline = match.turn_deadline
-        mover = play.seat_to_move
+        mover = loaded.seat_to_move
         if mover is None or deadline is None or timezone.now() < deadline:
             return False
         seat = mover
@@ -401,43 +401,43 @@ def turn_timeout_apply(*, match_id: int) -> bool:
             seat.bot_strategy = REPLACEMENT_BOT
             change.seat_changed(seat, "bot_strategy")
             events.append(protocol.Event("bot_takeover", seat.index, {"strategy": REPLACEMENT_BOT}))
-        advance(play, events, change)
+        advance(loaded, events, change)
         metrics.MOVES.labels(game=match.game, by="clock").inc()
         return True
 
     return retrying(timeout)
 
 
-def match_resign(*, match_id: int, user: User) -> MatchInPlay:
+def match_resign(*, match_id: int, user: User) -> LoadedMatch:
     """The user leaves: before the start the seat is freed; after it a bot takes the seat, or
     (``on_resign = forfeit``, or nobody left to play) the match is abandoned."""
 
-    def resign() -> MatchInPlay:
-        play = match_in_play(match_id=match_id)
-        match = play.match
-        seat = _own_seat(play.seats, user)
+    def resign() -> LoadedMatch:
+        loaded = match_load(match_id=match_id)
+        match = loaded.match
+        seat = _own_seat(loaded.seats, user)
         change = Change()
         if match.status == Match.Status.WAITING:
             assert seat.player is not None  # the user's own seat, read with their profile
-            change.feed += _seat_news(play, "player_left", seat.index, seat.player)
+            change.feed += _seat_news(loaded, "player_left", seat.index, seat.player)
             seat.player = None
             change.seat_changed(seat, "player")
-            advance(play, [], change)
-            return play
+            advance(loaded, [], change)
+            return loaded
         if match.status != Match.Status.ACTIVE:
             raise errors.MatchNotActive.now(match.status)
         seat.resigned = True
         change.seat_changed(seat, "resigned")
         ending = None
-        if match.on_resign == "forfeit" or all(s.resigned or s.is_bot for s in play.seats):
-            resigned = [s.index for s in play.seats if s.resigned]
+        if match.on_resign == "forfeit" or all(s.resigned or s.is_bot for s in loaded.seats):
+            resigned = [s.index for s in loaded.seats if s.resigned]
             ending = Abandon({"abandoned": True, "resigned": resigned})
         elif match.on_resign == "bot":  # no bot for a match that ends here: it plays no move
             seat.bot_strategy = REPLACEMENT_BOT
             change.seat_changed(seat, "bot_strategy")
         events = [protocol.Event("resign", seat.index, {"replaced_by": seat.bot_strategy or None})]
-        advance(play, events, change, transition=ending)
-        return play
+        advance(loaded, events, change, transition=ending)
+        return loaded
 
     return retrying(resign)
 
@@ -471,17 +471,17 @@ def _own_seat(seats: Sequence[Seat], user: User) -> Seat:
     return seat
 
 
-def match_abandon(*, match_id: int, reason: str) -> MatchInPlay:
+def match_abandon(*, match_id: int, reason: str) -> LoadedMatch:
     """Staff end an active match that will not be played out (a tournament table whose result the
     desk adjudicates): abandoned with a ``match_end`` event saying why, and its players told
     through the one pipeline (their feeds get ``match_end``, as when everyone resigns)."""
 
-    def abandon() -> MatchInPlay:
-        play = match_in_play(match_id=match_id)
-        match = play.match
+    def abandon() -> LoadedMatch:
+        loaded = match_load(match_id=match_id)
+        match = loaded.match
         if match.status != Match.Status.ACTIVE:
             raise errors.MatchNotActive.now(match.status)
-        advance(play, [], transition=Abandon({"abandoned": True, "reason": reason}))
-        return play
+        advance(loaded, [], transition=Abandon({"abandoned": True, "reason": reason}))
+        return loaded
 
     return retrying(abandon)

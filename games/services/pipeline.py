@@ -1,7 +1,7 @@
 """The one pipeline through which every match advances: read, work out in memory, write once.
 
 Writes are optimistic: an operation reads the match without a lock
-(:func:`games.selectors.match_in_play`), works out the change in memory — the engine applies the
+(:func:`games.selectors.match_load`), works out the change in memory — the engine applies the
 action, :func:`switchgame.decision.decide` decides what follows — and :func:`advance` writes it in
 one short transaction as an ``UPDATE … WHERE version = <read version>`` that takes the row lock only
 then, with the events and feed entries in the same statement on PostgreSQL
@@ -25,7 +25,7 @@ from django.utils.translation import gettext
 
 from games import errors, signals
 from games.models import Match, MatchEvent, Seat
-from games.selectors import MatchInPlay, match_view
+from games.selectors import LoadedMatch, match_view
 from games.services.ratings import match_rated
 from games.services.writer import Advance, FeedEntry, advance_write
 from switchgame import protocol
@@ -84,7 +84,7 @@ def next_deal_seed(match: Match) -> bytes:
 
 
 def advance(
-    play: MatchInPlay,
+    loaded: LoadedMatch,
     events: Iterable[protocol.Event],
     change: Change | None = None,
     *,
@@ -97,13 +97,13 @@ def advance(
     read. After commit, a bot to move is handed to a worker (unless ``wake_bots`` is false: the
     caller is that worker) and whoever waits on the match's end is told. Returns the event
     records written."""
-    match, game, seats = play.match, play.game, play.seats
+    match, game, seats = loaded.match, loaded.game, loaded.seats
     change = change or Change()
     now = timezone.now()
     read = MatchRead(
         status=Status(match.status),
-        version=play.read_version,
-        turn=play.read_turn,
+        version=loaded.read_version,
+        turn=loaded.read_turn,
         deal_number=match.deal_number,
         deal_seed=match.deal_seed,
         turn_seconds=match.turn_seconds,
@@ -146,12 +146,12 @@ def advance(
     if decision.your_turn is not None:
         seat = decision.your_turn
         assert seat.user_id is not None  # a person holds it
-        view = match_view(play=play, seat=seat.seat)
+        view = match_view(loaded=loaded, seat=seat.seat)
         data = {"seat": seat.seat, "version": match.version, "view": view}
         feed.append(FeedEntry(seat.user_id, "your_turn", match.pk, data))
     feed += [FeedEntry(n.user_id, n.type, match.pk, dict(n.data)) for n in decision.notices]
     with transaction.atomic():
-        if not advance_write(Advance(match, play.read_version, _FIELDS, records, feed)):
+        if not advance_write(Advance(match, loaded.read_version, _FIELDS, records, feed)):
             raise MatchChanged
         for index, fields in change.seats.items():
             seat_row = seats[index]
@@ -169,7 +169,7 @@ def advance(
             publish_after_commit("games.tasks.keep_record_deals", match_id)
         if wake_bots and decision.bot_to_move:
             publish_after_commit("games.tasks.play_bot_turns", match.pk)
-    play.read_version, play.read_turn = match.version, game.turn_id
+    loaded.read_version, loaded.read_turn = match.version, game.turn_id
     return records
 
 

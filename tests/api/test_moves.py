@@ -309,15 +309,15 @@ def test_a_match_that_keeps_changing_under_a_move_answers_match_busy(match_id, s
     nothing of the move is written."""
     version = Match.objects.get(pk=match_id).version
     tries = []
-    read = matches.match_in_play
+    read = matches.match_load
 
     def overtaken(**kwargs):
-        play = read(**kwargs)
-        tries.append(play.read_version)
+        loaded = read(**kwargs)
+        tries.append(loaded.read_version)
         Match.objects.filter(pk=match_id).update(version=F("version") + 1)  # another writer
-        return play
+        return loaded
 
-    monkeypatch.setattr(matches, "match_in_play", overtaken)
+    monkeypatch.setattr(matches, "match_load", overtaken)
     response = staff.post(f"/api/v1/matches/{match_id}/moves/", {"action": "play", "card": "7H"})
 
     assert_problem(response, 409, "match_busy")

@@ -185,11 +185,11 @@ def finished_against_a_bot(user, seed: int) -> Match:
     )
     services.match_start(match_id=match.pk, user=user)
     for _ in range(3000):
-        play = selectors.match_in_play(match_id=match.pk)
-        if play.match.status != Match.Status.ACTIVE:
-            return play.match
-        if play.game.to_move == 0:
-            legal = play.game.legal_actions()
+        loaded = selectors.match_load(match_id=match.pk)
+        if loaded.match.status != Match.Status.ACTIVE:
+            return loaded.match
+        if loaded.game.to_move == 0:
+            legal = loaded.game.legal_actions()
             plays = [a for a in legal if a["action"] == "play"]
             action = rng.choice(plays if plays and rng.random() < 0.8 else legal)
             services.action_apply(match_id=match.pk, user=user, action=action)

@@ -83,19 +83,19 @@ def play_moves(match_id: int, moves: int | None = None) -> int:
     ``moves`` moves or to the end of the match; returns how many were played."""
     played = 0
     while moves is None or played < moves:
-        play = selectors.match_in_play(match_id=match_id)
-        seat = play.seat_to_move
-        if play.match.status != Match.Status.ACTIVE or seat is None:
+        loaded = selectors.match_load(match_id=match_id)
+        seat = loaded.seat_to_move
+        if loaded.match.status != Match.Status.ACTIVE or seat is None:
             break
         assert seat.player is not None  # every seat of this tournament is a person
         action = bots.choose_action(
             "heuristic",
-            game=play.match.game,
-            view=play.game.view(seat.index),
+            game=loaded.match.game,
+            view=loaded.game.view(seat.index),
             facts=bots.MatchFacts(
-                play.match.ruleset, play.match.seat_count, seat.index, HOUSE_RULES
+                loaded.match.ruleset, loaded.match.seat_count, seat.index, HOUSE_RULES
             ),
-            seed=f"{match_id}:{play.match.version}",
+            seed=f"{match_id}:{loaded.match.version}",
         )
         games.action_apply(match_id=match_id, user=seat.player, action=action)
         played += 1

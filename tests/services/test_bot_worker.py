@@ -26,7 +26,7 @@ def test_bots_answer_through_the_worker_until_the_human_moves_again(celery_worke
     bots = [{"seat": seat, "strategy": "heuristic"} for seat in (1, 2, 3)]
     match = services.match_create(creator=human, ruleset="switch", seats=4, bots_wanted=bots)
     match = services.match_start(match_id=match.pk, user=human).match
-    game = selectors.match_in_play(match_id=match.pk).game
+    game = selectors.match_load(match_id=match.pk).game
     assert game.to_move == 0
 
     services.action_apply(match_id=match.pk, user=human, action=game.legal_actions()[0])

@@ -36,8 +36,8 @@ def test_every_action_that_leaves_a_person_to_act_pushes_your_turn():
         result = services.action_apply(
             match_id=match.pk, user=ann, action={"action": "play", "card": card}
         )
-        assert your_turns(ann)[-1] == {"seat": 0, "version": result.play.match.version}
-        assert result.play.match.version == your_turns(ann)[-1]["version"]
+        assert your_turns(ann)[-1] == {"seat": 0, "version": result.loaded.match.version}
+        assert result.loaded.match.version == your_turns(ann)[-1]["version"]
     services.action_apply(match_id=match.pk, user=ann, action={"action": "play", "card": "8S"})
 
     assert len(your_turns(ann)) == 3  # the start, then after 9H and 9S: the turn went on
@@ -57,16 +57,16 @@ def test_a_bot_overtaken_on_every_try_gives_up_for_its_task_to_hand_on(monkeypat
         players=[None, ann],
     )
     services.match_start(match_id=match.pk, user=ann)  # the bot's task waits for a commit
-    read = matches.match_in_play
+    read = matches.match_load
     tries = []
 
     def overtaken(**kwargs):
-        play = read(**kwargs)
-        tries.append(play.read_version)
+        loaded = read(**kwargs)
+        tries.append(loaded.read_version)
         Match.objects.filter(pk=match.pk).update(version=F("version") + 1)
-        return play
+        return loaded
 
-    monkeypatch.setattr(matches, "match_in_play", overtaken)
+    monkeypatch.setattr(matches, "match_load", overtaken)
 
     assert services.bot_turns_play(match_id=match.pk) == (0, True)
     assert len(tries) == pipeline.WRITE_ATTEMPTS

@@ -197,7 +197,7 @@ def test_a_move_of_a_player_being_rated_is_not_blocked_by_the_replay(monkeypatch
     users = get_user_model().objects
     ann, ben = users.create_user("ann"), users.create_user("ben")
     match = services.match_create(creator=ann, ruleset="switch", seats=2, players=[ann, ben])
-    play = services.match_start(match_id=match.pk, user=ann)
+    loaded = services.match_start(match_id=match.pk, user=ann)
     duel = [[ratings.user_holder(ann.pk)], [ratings.user_holder(ben.pk)]]
     history = [(duel, [1, 2]) for _ in range(4)]
     write_history(history)
@@ -224,15 +224,15 @@ def test_a_move_of_a_player_being_rated_is_not_blocked_by_the_replay(monkeypatch
     replay.start()
     try:
         assert holding.wait(timeout=30)
-        to_move = ann if play.game.to_move == 0 else ben
+        to_move = ann if loaded.game.to_move == 0 else ben
         with connection.cursor() as cursor:  # a move that waited on a lock would fail at once
             cursor.execute("SET lock_timeout = '500ms'")
         started = time.monotonic()
         moved = services.action_apply(
-            match_id=match.pk, user=to_move, action=play.game.legal_actions()[0]
+            match_id=match.pk, user=to_move, action=loaded.game.legal_actions()[0]
         )
         assert time.monotonic() - started < 0.5
-        assert moved.play.match.version > play.match.version
+        assert moved.loaded.match.version > loaded.match.version
     finally:
         release.set()
         replay.join(timeout=30)

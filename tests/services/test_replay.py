@@ -71,7 +71,7 @@ def play(
     while match.status == Match.Status.ACTIVE:
         actions += 1
         assert actions < 5000, "a match that does not end"
-        game = selectors.match_in_play(match_id=match.pk).game
+        game = selectors.match_load(match_id=match.pk).game
         seat = match.seats.get(index=seat_to_move(match.pk))
         if seat.is_bot:
             assert services.bot_turns_play(match_id=match.pk, limit=1)[0] == 1
@@ -99,11 +99,11 @@ def check(match: Match, stored: dict[int, dict[str, Any]], replayed: Replay) -> 
     for seq, state in stored.items():
         assert replayed.state_after(seq).to_dict() == state, f"the state after event {seq}"
     assert replayed.final.to_dict() == match.state
-    play = selectors.match_in_play(match_id=match.pk)
-    as_replayed = dataclasses.replace(play, game=replayed.final)
+    loaded = selectors.match_load(match_id=match.pk)
+    as_replayed = dataclasses.replace(loaded, game=replayed.final)
     for seat in (None, *range(match.seat_count)):
-        assert selectors.match_view(play=as_replayed, seat=seat) == selectors.match_view(
-            play=play, seat=seat
+        assert selectors.match_view(loaded=as_replayed, seat=seat) == selectors.match_view(
+            loaded=loaded, seat=seat
         )
 
 
