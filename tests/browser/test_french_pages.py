@@ -26,6 +26,7 @@ from games import services as games
 from games.models import Match
 from tests.browser.conftest import ARTIFACTS, LAPTOP, screenshot
 from tests.browser.play import PASSWORD, finished_match
+from tests.browser.test_tournament_pages import GUESTS, club_night
 from tournaments import selectors
 from tournaments import services as tournaments
 from tournaments.models import Tournament
@@ -34,15 +35,6 @@ from tournaments.powers import directors
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "locale" / "fr" / "LC_MESSAGES"
-# Names the pages show as they were typed (French ones, so that an English word stands out).
-GUESTS = [
-    "Amélie Roux",
-    "Benoît Petit",
-    "Chloé Martin",
-    "Denis Moreau",
-    "Élodie Faure",
-    "Fabien Gal",
-]
 # What a page may show that is no sentence: card codes as the API writes them, addresses.
 CARD_CODE = re.compile(r"\b(?:[2-9]|10|T|[JQKA])[SHDC]\b")
 ADDRESS = re.compile(r"\b(?:https?://|/)\S+")
@@ -127,7 +119,7 @@ class Pages:
 
 # Every name the pages may show: the guests, the accounts, the tournaments and the series.
 NAMES = [
-    *GUESTS,
+    *GUESTS,  # the club night's
     "Gisèle",
     "amelie",
     "bruno",
@@ -153,27 +145,11 @@ def french(browser: Browser, asgi_server: str) -> Iterator[BrowserContext]:
     context.close()
 
 
-def club_evening(director) -> Tournament:
+def club_evening() -> Tournament:
     """A French club's offline, public evening of six guests at tables of three, its first round
-    played and recorded, the second seated; in a series."""
-    tournament = tournaments.tournament_create(
-        creator=director,
-        name="Soirée du jeudi",
-        ruleset="french",
-        scoring="french",
-        planned_rounds=3,
-        table_size=3,
-        deals_per_round=1,
-        play="offline",
-        public=True,
-        language="fr",
-    )
-    tournaments.entries_register(
-        tournament_id=tournament.pk,
-        user=director,
-        entrants=[tournaments.Entrant(guest=name) for name in GUESTS],
-    )
-    tournaments.tournament_start(tournament_id=tournament.pk, user=director)
+    played and recorded, the second seated and its clock running; in a series."""
+    tournament = club_night(name="Soirée du jeudi", planned_rounds=3, language="fr")
+    director = tournament.created_by
     for table in tournament.rounds.get(number=1).tables.all():
         names = [seat.entry.name for seat in table.seats.select_related("entry").order_by("seat")]
         tournaments.table_result_enter(
@@ -239,7 +215,7 @@ def test_every_kind_of_page_is_french_with_no_english_left(
         creator=bruno, ruleset="switch", seats=2, bots_wanted=[{"seat": 1, "strategy": "random"}]
     )
     games.match_start(match_id=watched.pk, user=bruno)
-    evening = club_evening(director)
+    evening = club_evening()
     online, seat_link = online_evening(director)
     page = french.new_page()
     pages = Pages()
