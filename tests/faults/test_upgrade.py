@@ -1,11 +1,12 @@
 """An upgrade's migrations keep the previous release serving (docs/operations.md, "Upgrades"):
-a fresh database migrated by this code, then the previous release's code — its tag, taken from
-git, the release CHANGELOG.md lists before this one — served on it as a web host would run it
-during a rolling upgrade, and a match played through its API: every answer 2xx. A migration that
-drops, renames or constrains what the previous release reads or writes fails here, in the release
-that adds it, instead of on the hosts still running the previous release — unless that release
-declares itself not a rolling upgrade, a major release whose notes stop every host to migrate.
-(0.2.0 is one: account tokens are hashed and DRF's table of them dropped, which 0.1.0 writes.)"""
+a fresh database migrated by this code, then the previous release's code — the release CHANGELOG.md
+lists before this one, from git: its tag, or in a clone without tags the last commit of its
+version — served on it as a web host would run it during a rolling upgrade, and a match played
+through its API: every answer 2xx. A migration that drops, renames or constrains what the previous
+release reads or writes fails here, in the release that adds it, instead of on the hosts still
+running the previous release — unless that release declares itself not a rolling upgrade, a major
+release whose notes stop every host to migrate. (1.0.0 is one: account tokens are hashed and DRF's
+table of them dropped, which 0.1.0 writes.)"""
 
 from __future__ import annotations
 
@@ -53,20 +54,43 @@ def declared_not_rolling() -> bool:
     return not RELEASE.match("## " + being_made) and NOT_ROLLING in being_made
 
 
+def release_commit(version: str) -> str | None:
+    """The commit of a release: its tag, or — in a clone that carries no tags, as CI's may — the
+    last commit whose ``pyproject.toml`` says that version (the one before the commit that changed
+    it); ``None`` if the history holds neither."""
+    tag = f"v{version}"
+    if git("rev-parse", "--verify", "--quiet", f"{tag}^{{commit}}").returncode == 0:
+        return tag
+    line = f'version = "{version}"'
+    changed = git("log", "--format=%H", "-S", line, "--", "pyproject.toml").stdout.split()
+    if not changed:
+        return None
+    newest = changed[0]
+    return newest if line in git("show", f"{newest}:pyproject.toml").stdout else f"{newest}^"
+
+
+def git(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", *arguments], cwd=PROJECT_ROOT, capture_output=True, text=True)
+
+
 @pytest.fixture
 def previous_code(tmp_path: Path) -> Path:
-    """The previous release's tree, from its tag."""
+    """The previous release's tree, from git."""
     needs("git")
-    tag = f"v{previous_release()}"
-    archive = subprocess.run(
-        ["git", "archive", "--format=tar", tag], cwd=PROJECT_ROOT, capture_output=True
-    )
-    if archive.returncode != 0:
-        message = f"the tag {tag} is not in this clone: {archive.stderr.decode().strip()}"
+    version = previous_release()
+    commit = release_commit(version)
+    if commit is None:
+        message = f"neither the tag v{version} nor its commit is in this clone"
         if IN_CI:
             pytest.fail(message)
         pytest.skip(message)
-    tree = tmp_path / tag
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", commit],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        check=True,
+    )
+    tree = tmp_path / f"v{version}"
     with tarfile.open(fileobj=BytesIO(archive.stdout)) as files:
         files.extractall(tree, filter="data")
     return tree
@@ -89,10 +113,12 @@ def new_schema() -> Iterator[str]:
 
 
 def test_the_previous_release_serves_on_the_new_schema(
-    previous_code: Path, new_schema: str, tmp_path: Path
+    request: pytest.FixtureRequest, tmp_path: Path
 ):
-    if declared_not_rolling():
+    if declared_not_rolling():  # before the fixtures: nothing to fetch, nothing to migrate
         pytest.skip(f"the release being made declares {NOT_ROLLING!r} (CHANGELOG.md)")
+    previous_code: Path = request.getfixturevalue("previous_code")
+    new_schema: str = request.getfixturevalue("new_schema")
     port = shape.free_port()
     env = shape.service_env(
         new_schema, "", PORT=str(port), WEB_CONCURRENCY="1", **shape.UNTHROTTLED
@@ -169,3 +195,10 @@ def play_a_match(url: str) -> list[int]:
     answer(client.get("/api/v1/players/me/events/?after=0&wait=1"))
     assert events["results"]
     return statuses
+
+
+def test_a_release_is_found_with_or_without_its_tag():
+    commit = release_commit("0.1.0")
+    assert commit is not None
+    assert 'version = "0.1.0"' in git("show", f"{commit}:pyproject.toml").stdout
+    assert release_commit("0.0.9") is None

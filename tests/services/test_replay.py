@@ -52,7 +52,7 @@ def play(
     the seat to move resigns (a bot plays on). Returns the match and the state stored after each
     commit, by the last event's seq."""
     users = get_user_model().objects
-    players = [users.create_user(f"player{seat}", is_staff=seat == 0) for seat in range(seats)]
+    players = [users.create_user(f"player{seat}", is_superuser=seat == 0) for seat in range(seats)]
     match = services.match_create(
         creator=players[0],
         ruleset=ruleset,
