@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext
 from rest_framework import serializers
 
-from games.api import typed, typed_feed
+from games.api import schema_shapes
 from games.models import Challenge, Match
 from games.selectors import bot_account
 from games.services import RESIGN_POLICIES
@@ -272,11 +272,11 @@ def posted_action(data: object) -> tuple[dict, int | None]:
 
 
 class MoveResultSerializer(serializers.Serializer):
-    event = typed.EventField(help_text="The first event the action produced.")
+    event = schema_shapes.EventField(help_text="The first event the action produced.")
     events = serializers.ListField(
-        child=typed.EventField(), help_text="Every event the action produced, in order."
+        child=schema_shapes.EventField(), help_text="Every event the action produced, in order."
     )
-    view = typed.ViewField()
+    view = schema_shapes.ViewField()
 
 
 class EventsQuerySerializer(serializers.Serializer):
@@ -287,8 +287,8 @@ class EventsQuerySerializer(serializers.Serializer):
     limit = WholeNumberField(min_value=1, max_value=500, required=False, default=100)
 
 
-EventPageSerializer = page_of(typed.EventField, "EventPageSerializer")
-FeedPageSerializer = page_of(typed_feed.FeedEventField, "FeedPageSerializer")
+EventPageSerializer = page_of(schema_shapes.EventField, "EventPageSerializer")
+FeedPageSerializer = page_of(schema_shapes.FeedEventField, "FeedPageSerializer")
 MatchPageSerializer = page_of(MatchSummarySerializer, "MatchPageSerializer")
 RulesetPageSerializer = page_of(RulesetSerializer, "RulesetPageSerializer")
 
@@ -395,8 +395,8 @@ ChallengePageSerializer = page_of(ChallengeSerializer, "ChallengePageSerializer"
 
 
 class RecordedActionSerializer(serializers.Serializer):
-    seat = typed.seat()
-    action = typed.ActionField()
+    seat = schema_shapes.seat()
+    action = schema_shapes.ActionField()
     timeout = serializers.BooleanField(
         required=False, help_text="Played by the turn clock: the default action."
     )
@@ -428,7 +428,7 @@ class RecordedMatchSerializer(serializers.Serializer):
 
 
 class RecordedPlayerSerializer(serializers.Serializer):
-    seat = typed.seat()
+    seat = schema_shapes.seat()
     player = serializers.CharField(allow_null=True)
     bot_account = serializers.BooleanField(help_text="The player is a bot account.")
     bot = serializers.CharField(allow_null=True, help_text="The server bot that played the seat.")
@@ -440,4 +440,4 @@ class GameRecordSerializer(serializers.Serializer):
     match = RecordedMatchSerializer()
     players = RecordedPlayerSerializer(many=True)
     deals = RecordedDealSerializer(many=True)
-    result = typed.ResultField(allow_null=True)
+    result = schema_shapes.ResultField(allow_null=True)

@@ -17,8 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.api import schema_shapes, waiting
 from games.api import serializers as s
-from games.api import typed, waiting
 from switchgame import bots, catalog
 from switchsite import incarnation
 from switchsite.api.asyncviews import AsyncAPIView
@@ -235,7 +235,7 @@ class MatchListView(APIView):
     @extend_schema(
         request=s.MatchCreateSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={201: typed.VIEW, **problems(400, 401, 403, 409, 429)},
+        responses={201: schema_shapes.VIEW, **problems(400, 401, 403, 409, 429)},
         summary="Create a match (the creator takes seat 0)",
     )
     @idempotent
@@ -261,7 +261,7 @@ class MatchListView(APIView):
 
 class MatchDetailView(SeatLinkOwnSeat, APIView):
     @extend_schema(
-        responses={200: typed.VIEW, **problems(401, 404)},
+        responses={200: schema_shapes.VIEW, **problems(401, 404)},
         summary="The match as you may see it",
     )
     def get(self, request: AuthenticatedRequest, match_id: int) -> Response:
@@ -272,7 +272,7 @@ class MatchJoinView(APIView):
     @extend_schema(
         request=s.JoinSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={200: typed.VIEW, **problems(400, 401, 404, 409)},
+        responses={200: schema_shapes.VIEW, **problems(400, 401, 404, 409)},
         summary="Take a seat",
     )
     @idempotent
@@ -286,7 +286,7 @@ class MatchStartView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY_KEY],
-        responses={200: typed.VIEW, **problems(401, 403, 404, 409)},
+        responses={200: schema_shapes.VIEW, **problems(401, 403, 404, 409)},
         summary="Deal the first hand (its creator, or games.start_any_match)",
     )
     @idempotent
@@ -299,7 +299,7 @@ class MatchMovesView(SeatLinkOwnSeat, APIView):
     malformed_input_code = "invalid_action"
 
     @extend_schema(
-        request=typed.ACTION,
+        request=schema_shapes.ACTION,
         parameters=[IDEMPOTENCY_KEY],
         responses={201: s.MoveResultSerializer, **problems(400, 401, 403, 404, 409, 422, 429)},
         summary="Apply one action",
@@ -319,7 +319,7 @@ class MatchResignView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY_KEY],
-        responses={200: typed.VIEW, **problems(401, 403, 404, 409)},
+        responses={200: schema_shapes.VIEW, **problems(401, 403, 404, 409)},
         summary="Leave the match",
     )
     @idempotent
