@@ -115,7 +115,14 @@ class Environment:
                 return default
         return value
 
-    def number(self, name: str, default: float, *, above: float | None = None) -> float:
+    def number(
+        self,
+        name: str,
+        default: float,
+        *,
+        above: float | None = None,
+        at_most: float | None = None,
+    ) -> float:
         value = self._given(name, "a number")
         if value is None:
             return default
@@ -129,6 +136,9 @@ class Environment:
             return default
         if above is not None and number <= above:
             self.problem(name, f"{value} must be more than {above:g}")
+            return default
+        if at_most is not None and number > at_most:
+            self.problem(name, f"{value} is more than {at_most:g}")
             return default
         return number
 

@@ -374,11 +374,15 @@ STREAMS_PER_TOKEN = env.integer("STREAMS_PER_TOKEN", default=20, minimum=1)
 STREAMS_PER_ADDRESS = env.integer("STREAMS_PER_ADDRESS", default=50, minimum=1)
 
 # Long polls and Server-Sent Events wait for a commit notification (switchsite.serving.notifier),
-# not a timer. A stream ends after SSE_MAX_SECONDS (the client reconnects with Last-Event-ID) and
-# sends a comment line after SSE_KEEPALIVE_SECONDS of silence. Waiting requests read the database
-# through EVENT_READ_THREADS threads per process, each with one connection (switchsite.asyncdb).
-SSE_MAX_SECONDS = env.number("SSE_MAX_SECONDS", default=60, above=0)
-SSE_KEEPALIVE_SECONDS = env.number("SSE_KEEPALIVE_SECONDS", default=15, above=0)
+# not a timer. A stream stays open as long as its client keeps it, sending a comment line after
+# SSE_KEEPALIVE_SECONDS of silence (at most 25: the contract promises one at least every 25 s);
+# SSE_MAX_SECONDS, unset by default, ends each stream after that long (the client reconnects with
+# Last-Event-ID). Waiting requests read the database through EVENT_READ_THREADS threads per
+# process, each with one connection (switchsite.asyncdb).
+SSE_MAX_SECONDS: float | None = (
+    env.number("SSE_MAX_SECONDS", default=0, above=0) if env.is_set("SSE_MAX_SECONDS") else None
+)
+SSE_KEEPALIVE_SECONDS = env.number("SSE_KEEPALIVE_SECONDS", default=15, above=0, at_most=25)
 EVENT_READ_THREADS = env.integer("EVENT_READ_THREADS", default=4, minimum=0)
 # Every other request runs on one of SYNC_REQUEST_THREADS threads per process (switchsite.asgi).
 SYNC_REQUEST_THREADS = env.integer("SYNC_REQUEST_THREADS", default=8, minimum=1)

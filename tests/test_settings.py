@@ -96,6 +96,7 @@ def test_the_plain_http_switches_turn_off_what_they_name():
         (lambda e: e.integer("N", 1, minimum=0), "-1", "N: -1 is less than 0"),
         (lambda e: e.number("N", 1.0, above=0), "nan", "N: 'nan' is not a finite number"),
         (lambda e: e.number("N", 1.0, above=0), "0", "N: 0 must be more than 0"),
+        (lambda e: e.number("N", 1.0, at_most=25), "25.5", "N: 25.5 is more than 25"),
         (lambda e: e.flag("N", False), "ture", "N: 'ture' is neither true nor false"),
         (lambda e: e.database("N", "sqlite:///x"), "postgres:/db", "N: postgres:/db: not a URL"),
         (lambda e: e.database("N", "sqlite:///x"), "mysql://h/db", "unsupported scheme 'mysql'"),
@@ -120,6 +121,7 @@ def test_a_bad_value_is_a_problem_and_the_default_stands_in(read, value, problem
     [
         (lambda e: e.integer("N", 1, minimum=0), " 7 ", 7),
         (lambda e: e.number("N", 1.0, above=0), "0.25", 0.25),
+        (lambda e: e.number("N", 1.0, at_most=25), "25", 25.0),
         (lambda e: e.flag("N", False), "Yes", True),
         (lambda e: e.flag("N", True), "off", False),
         (lambda e: e.choice("N", "INFO", ("INFO", "WARNING")), "warning", "WARNING"),

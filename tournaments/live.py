@@ -11,9 +11,9 @@ place — no reload, no polling. The stream's cursor is the revision, so a recon
 (``Last-Event-ID``) misses nothing and a spurious wake-up sends nothing.
 
 A series' page listens to the topics of its tournaments; its revision is the sum of theirs, which
-any write to any of them changes. A stream follows the tournaments the series had when it opened;
-streams end and reconnect every ``SSE_MAX_SECONDS``, so a series edited meanwhile is followed from
-then on.
+any write to any of them changes. A stream follows the tournaments the series had when it opened,
+and streams stay open for hours: so editing or deleting a series (:func:`series_edited`) ends its
+streams, and the pages reconnect and follow the series as it is now (or learn that it is gone).
 """
 
 from __future__ import annotations
@@ -84,9 +84,18 @@ def series_events(series_id: int, after: int) -> tuple[list[dict[str, Any]], boo
 
 
 def series_stream(series_id: int, tournament_ids: Iterable[int], after: int) -> AsyncIterator[str]:
-    """The series' ``changed`` events as Server-Sent Events, woken by any of its tournaments."""
+    """The series' ``changed`` events as Server-Sent Events, woken by any of its tournaments;
+    ended when the series is edited."""
     return waiting.event_stream(
         lambda cursor: run_shared(series_events, series_id, cursor),
         [notifier.tournament_topic(tournament_id) for tournament_id in tournament_ids],
         after,
+        ends_with=notifier.series_topic(series_id),
     )
+
+
+def series_edited(series_ids: Iterable[int]) -> None:
+    """In the transaction that edits or deletes these series: at commit their open streams end
+    (the pages reconnect to the series as it is then)."""
+    for series_id in series_ids:
+        notifier.wake_on_commit(notifier.series_topic(series_id))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
@@ -29,7 +30,8 @@ logger = logging.getLogger(__name__)
 
 # How long a client waits before reconnecting after a stream ends (the SSE ``retry:`` field).
 RECONNECT_MILLISECONDS = 1000
-# A stream lasts SSE_MAX_SECONDS and up to this share more, chosen at random for each stream.
+# With SSE_MAX_SECONDS set, a stream lasts that long and up to this share more, chosen at random
+# for each stream.
 MAX_EXTRA_SHARE = 0.25
 # Events one read of a stream returns at most (it reads again at once after a full batch).
 STREAM_BATCH = 100
@@ -74,15 +76,19 @@ async def event_stream(
     """Server-Sent Events: each event after ``after`` once, with ``id`` = seq for Last-Event-ID.
 
     ``read(after)`` returns at most :data:`STREAM_BATCH` events after ``after`` and whether nothing
-    will follow them (a finished match). The stream ends when that is so and all was sent, after ``SSE_MAX_SECONDS`` and
-    up to a quarter more (the client reconnects), when the server stops, if the database fails, or
-    when ``ends_with`` is woken (the token that opened it was revoked: nothing more is sent to it);
-    sends a comment line after ``SSE_KEEPALIVE_SECONDS`` of silence so that proxies keep the connection.
+    will follow them (a finished match). The stream stays open as long as the client keeps it; it
+    ends when nothing will follow and all was sent, when the server stops, if the database fails,
+    when ``ends_with`` is woken (the token that opened it was revoked: nothing more is sent to it),
+    or — only if the operator set ``SSE_MAX_SECONDS`` — after that long and up to a quarter more
+    (the client reconnects). It sends a comment line after ``SSE_KEEPALIVE_SECONDS`` of silence,
+    so that proxies keep the connection and clients can tell a quiet stream from a dead one.
     """
     loop = asyncio.get_running_loop()
-    # Up to a quarter longer, at random: streams opened together (after a restart, say) then end,
-    # and reconnect, spread out rather than all at once.
-    ends_at = loop.time() + settings.SSE_MAX_SECONDS * random.uniform(1, 1 + MAX_EXTRA_SHARE)
+    ends_at = math.inf
+    if settings.SSE_MAX_SECONDS is not None:
+        # Up to a quarter longer, at random: streams opened together (after a restart, say) then
+        # end, and reconnect, spread out rather than all at once.
+        ends_at = loop.time() + settings.SSE_MAX_SECONDS * random.uniform(1, 1 + MAX_EXTRA_SHARE)
     keepalive = settings.SSE_KEEPALIVE_SECONDS
     yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
     last_sent = loop.time()

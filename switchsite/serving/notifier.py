@@ -35,10 +35,10 @@ logger = logging.getLogger(__name__)
 
 # The channel the event-table triggers notify; payloads are "m:<match ids>" or "f:<user ids>" (the
 # feeds' owners), comma-separated, or "m:*" / "f:*" when the ids would not fit in one notification.
-# "t:<tournament id>" is sent by the tournament service, "l:0" by the match services when the lobby
-# changes (:func:`wake_on_commit`).
+# "t:<tournament id>" is sent by the tournament service, "s:<series id>" when a series is edited,
+# "l:0" by the match services when the lobby changes (:func:`wake_on_commit`).
 CHANNEL = "switch_events"
-MATCH, FEED, TOURNAMENT, LOBBY, REVOKED = "m", "f", "t", "l", "k"
+MATCH, FEED, TOURNAMENT, SERIES, LOBBY, REVOKED = "m", "f", "t", "s", "l", "k"
 
 # The listening connection's reconnection backoff (seconds), and TCP keep-alives so that a database
 # machine that vanished without closing the connection is noticed within about a minute.
@@ -63,6 +63,12 @@ def feed_topic(user_id: int) -> Topic:
 
 def tournament_topic(tournament_id: int) -> Topic:
     return (TOURNAMENT, tournament_id)
+
+
+def series_topic(series_id: int) -> Topic:
+    """A series edited (its tournaments, whether it is public) or deleted: its pages' streams end,
+    and the pages' reconnections follow what it is now (tournaments.live sends it)."""
+    return (SERIES, series_id)
 
 
 def revoked_topic(token_id: int) -> Topic:

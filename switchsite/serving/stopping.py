@@ -11,7 +11,7 @@ graceful timeout), then exit. A second SIGTERM while draining changes nothing (u
 supervisor sends one after systemd's); SIGINT (Ctrl-C) skips the drain.
 
 The lifespan's shutdown message is no use for any of this — servers send it only after every open
-connection has finished, and a stream stays open up to ``SSE_MAX_SECONDS`` — so at startup a
+connection has finished, and a stream stays open as long as its client keeps it — so at startup a
 handler is chained in front of the server's own for SIGTERM and SIGINT.
 """
 

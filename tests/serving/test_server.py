@@ -157,7 +157,7 @@ def test_a_long_poll_answers_as_soon_as_another_process_commits(server: Server, 
 def test_on_sigterm_open_streams_end_cleanly_and_long_polls_answer_at_once(
     start_server: Any, table: Table
 ):
-    server = start_server(workers=2)  # SSE_MAX_SECONDS is the default 60
+    server = start_server(workers=2)  # streams stay open: only the stop ends them
 
     async def scenario() -> tuple[float, list[list[SseMessage]], list[dict[str, Any]]]:
         async with aiohttp.ClientSession(server.base_url) as session:

@@ -28,6 +28,7 @@ from tests.serving.conftest import (
     require_postgresql,
     run_in_own_loop,
 )
+from tournaments.models import Series, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("read_threads")]
 
@@ -231,6 +232,40 @@ def test_a_revoked_tokens_streams_end_and_send_nothing_more(table: Table):
         assert [len(call.body) for call in revoked] == sent
         assert not kept.complete.is_set()
         await kept.disconnect()
+
+    run_in_own_loop(scenario())
+
+
+def test_editing_a_series_ends_the_open_streams_of_its_page(table: Table):
+    """A series' page follows the tournaments the series had when its stream opened, and streams
+    stay open for hours: an edit ends them, and the pages reconnect to the series as it is."""
+    owner = table.users[0]
+    june, july = (
+        Tournament.objects.create(
+            name=name,
+            ruleset="switch",
+            scoring="french",
+            planned_rounds=1,
+            table_size=4,
+            seed=1,
+            created_by=owner,
+        )
+        for name in ("June", "July")
+    )
+    series = Series.objects.create(name="Summer", public=True, created_by=owner)
+    series.tournaments.set([june, july])
+
+    async def scenario() -> None:
+        await notifier.start()
+        stream = Call(f"/tournaments/series/{series.pk}/live/", table.tokens[0])
+        await until(lambda: notifier.hub.waiter_count() == 1)
+        await asyncio.sleep(IDLE_SECONDS)
+        assert not stream.complete.is_set()
+
+        await in_thread(lambda: series.tournaments.remove(july))
+        await until(stream.complete.is_set, timeout=5)
+
+        assert stream.status == 200
 
     run_in_own_loop(scenario())
 

@@ -1,8 +1,8 @@
 // Server-Sent Events over fetch. A browser's EventSource cannot send an Authorization header, so
 // the stream is read from fetch's body and parsed here (the format of the HTML standard's
-// "Server-sent events"). It resumes with Last-Event-ID after whatever ends it: the server closing a
-// stream after a minute (docs/api.md, "Streams and long polls"), a lost network, a stalled
-// connection; it reconnects at once when the browser comes back online.
+// "Server-sent events"). It resumes with Last-Event-ID after whatever ends it: the server stopping
+// (docs/api.md, "Server-Sent Events"), a lost network, a stalled connection; it reconnects at once
+// when the browser comes back online.
 
 import { ApiError, sleep } from "./api.js";
 import { gettext, interpolate } from "./i18n.js";
@@ -10,8 +10,8 @@ import { gettext, interpolate } from "./i18n.js";
 /** @typedef {{id: string | null, event: string, data: string}} Message */
 /** @typedef {"connecting" | "live" | "reconnecting" | "stopped"} StreamState */
 
-// The server sends a comment every 15 s of silence (SSE_KEEPALIVE_SECONDS): a connection quiet for
-// longer than this is taken for dead and opened again.
+// The server sends a comment after 15 s of silence (SSE_KEEPALIVE_SECONDS; never more than 25): a
+// connection quiet for longer than this is taken for dead and opened again.
 const STALL_MILLISECONDS = 40_000;
 const RECONNECT_DELAYS = [1000, 2000, 4000, 8000];
 
