@@ -1,7 +1,9 @@
 """The domain errors of the tournament service, each with a stable ``code`` and HTTP status.
 
 The API contract names ``round_in_progress``, ``invalid_result``, ``result_recorded``,
-``bots_need_online_play``, ``round_has_results``, ``has_results`` and ``implausible_tally``; the others are listed in docs/api.md ("Tournaments").
+``bots_need_online_play``, ``round_has_results``, ``has_results``, ``implausible_tally``, and for
+the players' reports ``not_at_table``, ``report_pending``, ``self_report_off`` and
+``checkin_closed``; the others are listed in docs/api.md ("Tournaments").
 """
 
 from typing import Self
@@ -143,3 +145,26 @@ class HasResults(ServiceError):
 
 class ImplausibleTally(ServiceError):
     status, code = 400, "implausible_tally"
+
+
+class NotAtTable(ServiceError):
+    """Only the players at a table (or the desk) report, confirm or dispute its result; the
+    reporter never confirms their own report."""
+
+    status, code = 403, "not_at_table"
+
+
+class ReportPending(ServiceError):
+    status, code = 409, "report_pending"
+
+
+class SelfReportOff(ServiceError):
+    status, code = 409, "self_report_off"
+
+
+class ReportNotFound(ServiceError):
+    status, code = 404, "not_found"
+
+
+class CheckinClosed(ServiceError):
+    status, code = 409, "checkin_closed"

@@ -71,6 +71,14 @@ class Tournament(models.Model):
         FINISHED = "finished", pgettext_lazy("tournament", "Finished")
         CANCELLED = "cancelled", pgettext_lazy("tournament", "Cancelled")
 
+    class SelfReport(models.TextChoices):
+        """Who reports an offline table's result: the desk alone (``off``), a player at the table
+        with an opponent confirming it (``confirm``), or a player alone (``trust``)."""
+
+        OFF = "off", _("Off: the desk enters every result")
+        CONFIRM = "confirm", _("Confirmed: a player reports, an opponent confirms")
+        TRUST = "trust", _("Trusted: a player's report is recorded at once")
+
     name = models.CharField(max_length=120, verbose_name=_("name"))
     ruleset = models.CharField(max_length=40, verbose_name=_("ruleset"))
     options = models.JSONField(default=dict, blank=True, verbose_name=_("options"))
@@ -114,6 +122,15 @@ class Tournament(models.Model):
     status = models.CharField(
         max_length=15, choices=Status.choices, default=Status.REGISTERING, verbose_name=_("status")
     )
+    # Offline: results reported from the players' phones (ResultReport), and check-in by the
+    # players themselves through their own page or seat link.
+    self_report = models.CharField(
+        max_length=10,
+        choices=SelfReport.choices,
+        default=SelfReport.OFF,
+        verbose_name=_("results from the players' phones"),
+    )
+    self_checkin = models.BooleanField(default=False, verbose_name=_("self check-in"))
     # Decides the standings' lots; drawn once, so lots never change during the event.
     seed = models.BigIntegerField(verbose_name=_("seed"))
     created_by = models.ForeignKey(
@@ -418,6 +435,16 @@ class ResultEntry(models.Model):
     entered_at = models.DateTimeField(auto_now_add=True, verbose_name=_("entered at"))
     # Why a correction was made (the desk's words; blank for a first result).
     reason = models.CharField(max_length=200, blank=True, verbose_name=_("reason"))
+    # The players' report this result was recorded from (``entered_by`` then confirmed it, or
+    # reported it in a trusted tournament); none when the desk entered it.
+    report = models.OneToOneField(
+        "ResultReport",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="recorded_as",
+        verbose_name=_("report"),
+    )
 
     class Meta:
         ordering = ("table", "entered_at", "pk")
@@ -429,6 +456,86 @@ class ResultEntry(models.Model):
             "table": self.table,
             "by": self.entered_by,
             "at": f"{self.entered_at:%H:%M}",
+        }
+
+
+class ResultReport(models.Model):
+    """A table's result as a player at it reported it from their phone (the desk's body), and
+    what became of it: confirmed by an opponent, disputed, recorded at once (trusted), or settled
+    by the desk entering the result over it. Kept with its table, as the desk's entries are."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("awaiting confirmation")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("disputed")
+        RECORDED = "recorded", _("recorded")
+        SETTLED = "settled", _("settled at the desk")
+
+    OPEN = (Status.PENDING, Status.DISPUTED)  # the table waits: for an opponent, or for the desk
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="reports", verbose_name=_("table")
+    )
+    result = models.JSONField(verbose_name=_("result"))
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PENDING, verbose_name=_("status")
+    )
+    # Who reported: the entry at the table (none when staff reported) and the user who acted (the
+    # entry's player, a guest's seat link, or staff).
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("reported by"),
+    )
+    reporter = models.ForeignKey(
+        Entry,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("reporter"),
+    )
+    reported_at = models.DateTimeField(auto_now_add=True, verbose_name=_("reported at"))
+    # Who confirmed or disputed it, and when (empty while it is pending).
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("answered by"),
+    )
+    answerer = models.ForeignKey(
+        Entry,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("answerer"),
+    )
+    answered_at = models.DateTimeField(null=True, blank=True, verbose_name=_("answered at"))
+    # A dispute's reason, in the disputing player's words.
+    reason = models.CharField(max_length=200, blank=True, verbose_name=_("reason"))
+
+    class Meta:
+        ordering = ("table", "reported_at", "pk")
+        verbose_name = _("result report")
+        verbose_name_plural = _("result reports")
+        indexes = (
+            # The desk's list of tables waiting: the open reports of a tournament's tables.
+            models.Index(
+                fields=["table"],
+                condition=Q(status__in=("pending", "disputed")),
+                name="result_report_open",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return gettext("report of %(table)s by %(by)s at %(at)s") % {
+            "table": self.table,
+            "by": self.reporter or self.reported_by,
+            "at": f"{self.reported_at:%H:%M}",
         }
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
@@ -44,12 +45,14 @@ from tournaments.models import (
     Bye,
     Entry,
     ResultEntry,
+    ResultReport,
     Round,
     ScoreLine,
     Table,
     TableSeat,
     Tournament,
 )
+from tournaments.powers import Power, has_power
 
 SLIP_BOXES_TO_TARGET = 8
 # The CSV's columns and the decimals each is rounded to (None: as it is).
@@ -154,6 +157,8 @@ def tournament_detail(
         "play": tournament.play,
         "fill_with_bots": tournament.fill_with_bots or None,
         "ranking": tournament.ranking,
+        "self_report": tournament.self_report,
+        "self_checkin": tournament.self_checkin,
         "tiebreaks": list(tiebreak_order(tournament.scoring)),
         "public": tournament.public,
         "public_url": absolute(public_url) if public_url else None,
@@ -249,6 +254,59 @@ def table_of(*, tournament: Tournament, round_number: int, table_number: int) ->
     return table
 
 
+def seated_entry(user: User, table: Table) -> Entry | None:
+    """The caller's entry at the table (their player's, or their seat link's); none for a
+    director acting as the desk; 403 ``not_at_table`` for anyone else."""
+    entry = (
+        Entry.objects.filter(seats__table=table).filter(Q(player=user) | Q(guest_user=user)).first()
+    )
+    if entry is None and not has_power(user, Power.RESULTS):
+        raise errors.NotAtTable(
+            gettext("Only the players at table %(table)s (or the desk) may do this.")
+            % {"table": table.number}
+        )
+    return entry
+
+
+def table_reports(
+    *, tournament: Tournament, round_number: int, table_number: int, user: User
+) -> list[ResultReport]:
+    """A table's reports from the players' phones, oldest first: for its players and the desk."""
+    table = table_of(tournament=tournament, round_number=round_number, table_number=table_number)
+    seated_entry(user, table)
+    return list(
+        table.reports.select_related("table__round", "reporter", "answerer", "reported_by")
+        .select_related("answered_by")
+        .order_by("reported_at", "pk")
+    )
+
+
+def report_summary(report: ResultReport) -> dict[str, Any]:
+    """A report as the API shows it: who reported (the entry's name, or the desk user's) and
+    when, its result body, its status and who confirmed or disputed it."""
+    return {
+        "id": report.pk,
+        "round": report.table.round.number,
+        "table": report.table.number,
+        "by": _actor_name(report.reporter, report.reported_by),
+        "at": report.reported_at.isoformat(),
+        "result": report.result,
+        "status": report.status,
+        "answered_by": (
+            _actor_name(report.answerer, report.answered_by) if report.answered_by else None
+        ),
+        "answered_at": report.answered_at.isoformat() if report.answered_at else None,
+        "reason": report.reason,
+    }
+
+
+def _actor_name(entry: Entry | None, user: User | None) -> str:
+    """A person as others read them: the entry's display name, else the desk user's name."""
+    if entry is not None:
+        return entry.name
+    return user.get_username() if user is not None else ""
+
+
 def table_detail(*, table: Table) -> dict[str, Any]:
     """One table as the tournament detail shows it: seats, result and score lines."""
     table = Table.objects.select_related("round__tournament").get(pk=table.pk)
@@ -333,13 +391,15 @@ def _table_summary(
         "seats": [{"seat": s.seat, **_seated(entries[s.entry_id])} for s in seats],
         "fill_bots": table.fill_bots,
         "result": outcomes.of(table, [entries[s.entry_id].name for s in seats]),
+        "report_status": outcomes.open_reports.get(table.pk),
     }
 
 
 class _TableResults:
-    """The results of some tables in two queries (score lines, desk entries), whatever their
-    number: deals with each name's points (French scoring: and the tallies each was left
-    holding), totals, and who entered the result and when."""
+    """The results of some tables in three queries (score lines, desk entries, players' open
+    reports), whatever their number: deals with each name's points (French scoring: and the
+    tallies each was left holding), totals, who entered the result and when (and who reported
+    and confirmed it from their phones), and the tables whose report awaits an answer."""
 
     def __init__(self, tables: QuerySet[Table], entries: dict[int, Entry], scoring: str) -> None:
         self.french = scoring == Scoring.FRENCH
@@ -363,10 +423,20 @@ class _TableResults:
         self.entered: defaultdict[int, list[ResultEntry]] = defaultdict(list)
         for entered in (
             ResultEntry.objects.filter(table__in=tables)
-            .select_related("entered_by")
+            .select_related("entered_by", "report__reporter", "report__reported_by")
+            .select_related("report__answerer", "report__answered_by")
             .order_by("entered_at", "pk")
         ):
             self.entered[entered.table_id].append(entered)
+        # A table waits for an opponent's confirmation (``pending``) or for the desk
+        # (``disputed``: which wins when a table has both).
+        self.open_reports: dict[int, str] = {}
+        for table_id, status in (
+            ResultReport.objects.filter(table__in=tables, status__in=ResultReport.OPEN)
+            .order_by("status")  # "disputed" before "pending"
+            .values_list("table_id", "status")
+        ):
+            self.open_reports.setdefault(table_id, status)
 
     def of(self, table: Table, names: list[str]) -> dict[str, Any] | None:
         if table.recorded_at is None:
@@ -393,10 +463,23 @@ class _TableResults:
                     "entered_by": version.entered_by.get_username(),
                     "entered_at": version.entered_at.isoformat(),
                     "reason": version.reason,
+                    **_reported(version.report),
                 }
                 for version in history
             ],
         }
+
+
+def _reported(report: ResultReport | None) -> dict[str, str | None]:
+    """Who reported a result from their phone and who confirmed it (none: the desk entered it;
+    no confirmer: recorded at once in a trusted tournament)."""
+    if report is None:
+        return {"reported_by": None, "confirmed_by": None}
+    confirmed = report.status == ResultReport.Status.CONFIRMED
+    return {
+        "reported_by": _actor_name(report.reporter, report.reported_by),
+        "confirmed_by": _actor_name(report.answerer, report.answered_by) if confirmed else None,
+    }
 
 
 def table_format(*, tournament: Tournament, names: Sequence[str]) -> results.TableFormat:

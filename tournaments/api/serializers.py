@@ -15,9 +15,15 @@ from switchgame.tournament.scoring import ByePolicy, Ranking, Scoring
 from switchgame.tournament.seating import SeatingMode
 from switchsite.api.converters import MAX_ID
 from switchsite.api.schema import page_of
-from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.models import Entry, ResultReport, Round, Table, Tournament
 
 LANGUAGE_CODES = [code for code, _name in settings.LANGUAGES]
+
+
+SELF_REPORT_HELP = (
+    "Offline only: `off`, the desk enters every result; `confirm`, a player at the table reports "
+    "it and an opponent confirms it; `trust`, a player's report is recorded at once."
+)
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -75,6 +81,17 @@ class TournamentCreateSerializer(serializers.Serializer):
         required=False,
         default=Ranking.TOTAL,
         help_text="`total`: the sum of the round scores; `average`: their mean.",
+    )
+    self_report = serializers.ChoiceField(
+        choices=Tournament.SelfReport.values,
+        required=False,
+        default=Tournament.SelfReport.OFF,
+        help_text=SELF_REPORT_HELP,
+    )
+    self_checkin = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Players check themselves in (`checkin/self/`) before their round is seated.",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -222,8 +239,9 @@ class EntrySerializer(serializers.Serializer):
     withdrawn = serializers.BooleanField()
     play_url = serializers.URLField(
         allow_null=True,
-        help_text="Staff only: a guest's seat link in an online tournament (`/play/seat/<secret>/`), "
-        "which plays that entry's tables without an account. Null otherwise.",
+        help_text="Staff only: a guest's seat link (`/play/seat/<secret>/`) in an online "
+        "tournament, which plays that entry's tables without an account, or in an offline one "
+        "that takes results or check-in from the players' phones. Null otherwise.",
     )
     present = serializers.BooleanField(help_text="Checked in: only present entries are seated.")
 
@@ -257,6 +275,13 @@ class ResultVersionSerializer(serializers.Serializer):
     entered_by = serializers.CharField()
     entered_at = serializers.DateTimeField()
     reason = serializers.CharField(help_text="Why it was corrected (blank for the first).")
+    reported_by = serializers.CharField(
+        allow_null=True, help_text="Who reported it from their phone (null: the desk entered it)."
+    )
+    confirmed_by = serializers.CharField(
+        allow_null=True,
+        help_text="Who confirmed that report (null: entered at the desk, or trusted).",
+    )
 
 
 class TableResultOutSerializer(serializers.Serializer):
@@ -291,6 +316,54 @@ class TableSerializer(serializers.Serializer):
         help_text="Server bots filling the seats after the entries' (`fill_with_bots`)."
     )
     result = TableResultOutSerializer(allow_null=True)
+    report_status = serializers.ChoiceField(
+        choices=ResultReport.OPEN,
+        allow_null=True,
+        help_text="A players' report awaits an opponent's confirmation (`pending`) or the desk "
+        "(`disputed`); null otherwise.",
+    )
+
+
+class ReportCreateSerializer(serializers.Serializer):
+    """A player's report: the body of the desk's result (``deals`` or ``hands``), and
+    ``confirm`` for a French tally above 150."""
+
+    deals = serializers.ListField(
+        child=DealField(), required=False, help_text="French or placement deals."
+    )
+    hands = serializers.ListField(child=HandField(), required=False, help_text="Abbott hands.")
+    confirm = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="French: report a tally above 150 (else 400 implausible_tally).",
+    )
+
+
+class ReportDisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=200,
+        help_text="What is wrong with the report, for the desk.",
+    )
+
+
+class ReportSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    by = serializers.CharField(help_text="Who reported: the entry's name (or the desk user's).")
+    at = serializers.DateTimeField()
+    result = serializers.DictField(help_text="The result as reported (the desk's body).")
+    status = serializers.ChoiceField(
+        choices=ResultReport.Status.values,
+        help_text="`pending`: awaits an opponent; `confirmed`: recorded; `disputed`: awaits the "
+        "desk; `recorded`: recorded at once (trusted); `settled`: the desk entered the result.",
+    )
+    answered_by = serializers.CharField(allow_null=True, help_text="Who confirmed or disputed it.")
+    answered_at = serializers.DateTimeField(allow_null=True)
+    reason = serializers.CharField(help_text="A dispute's reason (blank otherwise).")
 
 
 class ClockSerializer(serializers.Serializer):
@@ -354,6 +427,12 @@ class TournamentSerializer(serializers.Serializer):
     play = serializers.ChoiceField(choices=Tournament.Play.choices)
     fill_with_bots = serializers.CharField(allow_null=True)
     ranking = serializers.ChoiceField(choices=list(Ranking))
+    self_report = serializers.ChoiceField(
+        choices=Tournament.SelfReport.values, help_text=SELF_REPORT_HELP
+    )
+    self_checkin = serializers.BooleanField(
+        help_text="Players check themselves in (`checkin/self/`)."
+    )
     tiebreaks = serializers.ListField(
         child=serializers.CharField(),
         help_text="The tie-breaks in the order used, after the score and the tables played.",

@@ -73,6 +73,8 @@ class TournamentListView(APIView):
             language=data["language"],
             fill_with_bots=data["fill_with_bots"],
             ranking=data["ranking"],
+            self_report=data["self_report"],
+            self_checkin=data["self_checkin"],
         )
         return Response(detail(request, tournament.pk), status=201)
 

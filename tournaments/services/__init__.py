@@ -14,7 +14,7 @@ tables (real cards), and online tables the desk adjudicates, get theirs from
 the score lines when read.
 
 One module per thing written: the event (``tournaments``), its ``entries``, ``rounds``, table
-results (``table_results``), the guests' seat links (``seat_links``) and the desk's ways back
+results (``table_results``), the players' own reports and check-in (``reports``), the guests' seat links (``seat_links``) and the desk's ways back
 (``lifecycle``: check-in, a round withdrawn, the event cancelled or deleted); this package's
 namespace is the services' one door.
 """
@@ -26,6 +26,12 @@ from tournaments.services.lifecycle import (
     round_unpublish,
     tournament_cancel,
     tournament_delete,
+)
+from tournaments.services.reports import (
+    entry_checkin_self,
+    report_confirm,
+    report_create,
+    report_dispute,
 )
 from tournaments.services.rounds import (
     round_draft,
@@ -48,8 +54,12 @@ __all__ = [
     "Entrant",
     "entries_register",
     "entry_checkin",
+    "entry_checkin_self",
     "entry_register",
     "entry_withdraw",
+    "report_confirm",
+    "report_create",
+    "report_dispute",
     "round_clock",
     "round_draft",
     "round_edit",

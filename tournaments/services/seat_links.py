@@ -1,4 +1,5 @@
-"""Seat links: how a guest (a name, no account) plays the tables of an online tournament.
+"""Seat links: how a guest (a name, no account) plays the tables of an online tournament, and
+reports results and checks in at an offline one that takes them from the players' phones.
 
 Server matches seat users, so a guest entry of an online tournament gets a user of its own: no
 password, no way to sign in, a username no registration can take (``Chloé (guest 12)``). Its only
@@ -35,10 +36,20 @@ def seat_holder(entry: Entry) -> User | None:
     return entry.guest_user
 
 
+def guests_have_links(tournament: Tournament) -> bool:
+    """Whether the tournament's guests get seat links: online they play through them; offline
+    they report results and check in through them, when the tournament lets players do so."""
+    return (
+        tournament.play == Tournament.Play.ONLINE
+        or tournament.self_report != Tournament.SelfReport.OFF
+        or tournament.self_checkin
+    )
+
+
 def guest_online(entry: Entry, tournament: Tournament) -> None:
-    """Give a guest just entered in an online tournament its seat link at once (the desk shows it
-    before the first round)."""
-    if tournament.play == Tournament.Play.ONLINE:
+    """Give a guest just entered its seat link at once, if the tournament's guests have them
+    (the desk shows it before the first round)."""
+    if guests_have_links(tournament):
         seat_holder(entry)
 
 
@@ -52,9 +63,15 @@ def guest_users(tournament: Tournament) -> list[int]:
 def seat_links_renew(*, tournament: Tournament, user: User) -> None:
     """Before the desk prints the guests' seat links: a guest whose link cannot be derived again
     (``SECRET_KEY`` changed since it was made) gets a new one beside it, which the sheet prints;
-    the card printed before keeps working."""
+    the card printed before keeps working. A guest entered before the director let players
+    report or check in from their phones gets its link now."""
     require_power(user, Power.SEAT_LINKS)
     with transaction.atomic():
+        if guests_have_links(tournament):
+            for guest in tournament.entries.filter(
+                player__isnull=True, bot_strategy="", guest_user__isnull=True
+            ):
+                seat_holder(guest)
         game_services.seat_links_renew(user_ids=guest_users(tournament))
 
 

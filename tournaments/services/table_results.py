@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -19,7 +20,15 @@ from switchgame.tournament.scoring import Scoring
 from switchsite.problems import said
 from switchsite.tasks import publish_after_commit
 from tournaments import errors, selectors
-from tournaments.models import Entry, ResultEntry, Round, ScoreLine, Table, Tournament
+from tournaments.models import (
+    Entry,
+    ResultEntry,
+    ResultReport,
+    Round,
+    ScoreLine,
+    Table,
+    Tournament,
+)
 from tournaments.powers import Power, require_power
 from tournaments.services.common import locked_tournament
 
@@ -88,12 +97,8 @@ def table_result_enter(
     require_power(user, Power.RESULTS)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
-        if tournament.status == Tournament.Status.CANCELLED:
-            raise errors.TournamentCancelled.results_closed(tournament.name)
-        table = selectors.table_of(
-            tournament=tournament, round_number=round_number, table_number=table_number
-        )
-        has_result = table.outcome in (Table.Outcome.PLAYED, Table.Outcome.ENTERED)
+        table = open_table(tournament, round_number=round_number, table_number=table_number)
+        has_result = has_recorded_result(table)
         if has_result and not replace:
             raise errors.ResultRecorded(
                 gettext(
@@ -102,41 +107,88 @@ def table_result_enter(
                 )
                 % {"table": table_number, "round": round_number}
             )
-        names = [seat.entry.name for seat in table.seats.select_related("entry").order_by("seat")]
-        table_format = selectors.table_format(tournament=tournament, names=names)
-        try:
-            hands = results.hands_from_result(table_format, result)
-        except results.ResultInvalid as error:
-            raise errors.InvalidResult(
-                gettext("The result cannot be right: see errors."), errors=error.errors
-            ) from None
-        implausible = results.implausible_tallies(table_format, result)
-        if implausible and not confirm:
-            raise errors.ImplausibleTally(
-                gettext(
-                    'Unusually high tallies (%(tallies)s): check them, then send "confirm": true '
-                    "to record them."
-                )
-                % {"tallies": "; ".join(said(tally) for tally in implausible)}
-            )
+        checked = result_checked(tournament, table, result, confirm=confirm)
         if table.match is not None and table.match.status == Match.Status.ACTIVE:
             game_services.match_abandon(
                 match_id=table.match.pk, reason="adjudicated by the tournament desk"
             )
-        ResultEntry.objects.create(
-            table=table, result=result, entered_by=user, reason=reason if has_result else ""
+        result_write(tournament, table, checked, user=user, reason=reason if has_result else "")
+        table.reports.filter(status__in=ResultReport.OPEN).update(
+            status=ResultReport.Status.SETTLED
         )
-        rewritten = _table_write(
-            tournament,
-            table,
-            hands,
-            outcome=Table.Outcome.ENTERED,
-            tallies=results.french_tallies(table_format, result),
-        )
-        _close_round_if_done(tournament, table.round)
-        if rewritten:
-            publish_after_commit("tournaments.tasks.recompute_tournament", tournament_id)
     return table
+
+
+def open_table(tournament: Tournament, *, round_number: int, table_number: int) -> Table:
+    """A table of a published round of a tournament that still takes results (not cancelled)."""
+    if tournament.status == Tournament.Status.CANCELLED:
+        raise errors.TournamentCancelled.results_closed(tournament.name)
+    return selectors.table_of(
+        tournament=tournament, round_number=round_number, table_number=table_number
+    )
+
+
+def has_recorded_result(table: Table) -> bool:
+    """Whether the table has score lines, played or entered (a forfeit is no result)."""
+    return table.outcome in (Table.Outcome.PLAYED, Table.Outcome.ENTERED)
+
+
+@dataclass(frozen=True)
+class CheckedResult:
+    """A result body that passed the desk's checks, with the deals (or hands) it scores."""
+
+    result: dict[str, Any]
+    hands: Sequence[protocol.HandOutcome]
+    tallies: Sequence[Sequence[int]]
+
+
+def result_checked(
+    tournament: Tournament, table: Table, result: dict[str, Any], *, confirm: bool
+) -> CheckedResult:
+    """The one check of a table's result, whoever sends it (the desk, the API, a player's
+    report): it must fit the table and the format (400 ``invalid_result``), and a French tally
+    above the plausible needs ``confirm`` (400 ``implausible_tally``)."""
+    names = [seat.entry.name for seat in table.seats.select_related("entry").order_by("seat")]
+    table_format = selectors.table_format(tournament=tournament, names=names)
+    try:
+        hands = results.hands_from_result(table_format, result)
+    except results.ResultInvalid as error:
+        raise errors.InvalidResult(
+            gettext("The result cannot be right: see errors."), errors=error.errors
+        ) from None
+    implausible = results.implausible_tallies(table_format, result)
+    if implausible and not confirm:
+        raise errors.ImplausibleTally(
+            gettext(
+                'Unusually high tallies (%(tallies)s): check them, then send "confirm": true '
+                "to record them."
+            )
+            % {"tallies": "; ".join(said(tally) for tally in implausible)}
+        )
+    return CheckedResult(result, hands, results.french_tallies(table_format, result))
+
+
+def result_write(
+    tournament: Tournament,
+    table: Table,
+    checked: CheckedResult,
+    *,
+    user: User,
+    reason: str = "",
+    report: ResultReport | None = None,
+) -> None:
+    """Record a checked result as the desk's entry (in the caller's transaction, the tournament
+    locked): kept on record with who entered it (and the players' report it came from), scored
+    exactly as a played match, the round closed if it was the last table."""
+    ResultEntry.objects.create(
+        table=table, result=checked.result, entered_by=user, reason=reason, report=report
+    )
+    rewritten = _table_write(
+        tournament, table, checked.hands, outcome=Table.Outcome.ENTERED, tallies=checked.tallies
+    )
+    _close_round_if_done(tournament, table.round)
+    if rewritten:
+        publish_after_commit("tournaments.tasks.recompute_tournament", tournament.pk)
 
 
 def standings_recompute(*, tournament_id: int) -> None:

@@ -42,9 +42,14 @@ def tournament_create(
     language: str | None = None,
     fill_with_bots: str | None = None,
     ranking: str = Ranking.TOTAL,
+    self_report: str = Tournament.SelfReport.OFF,
+    self_checkin: bool = False,
 ) -> Tournament:
     """A tournament open for registration. The house rules are checked now, not at round one."""
     require_power(creator, Power.CREATE)
+    if self_report != Tournament.SelfReport.OFF and play != Tournament.Play.OFFLINE:
+        message = gettext("Players report results only at offline tables (real cards).")
+        raise errors.InvalidSettings(message, errors={"self_report": [message]})
     info = catalog.find_ruleset(ruleset)
     if scoring not in SCORINGS_OF_GAME[info.game]:
         allowed = ", ".join(sorted(SCORINGS_OF_GAME[info.game]))
@@ -80,6 +85,8 @@ def tournament_create(
         language=language or service_language(),
         fill_with_bots=fill_with_bots or "",
         ranking=Ranking(ranking),
+        self_report=self_report,
+        self_checkin=self_checkin,
         seed=secrets.randbits(SEED_BITS),
         created_by=creator,
     )
