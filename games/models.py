@@ -518,3 +518,28 @@ class RatingReplay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} replay from {self.from_at or 'nothing'}"
+
+
+class Presence(models.Model):
+    """When a player last had a feed stream or a long poll open, in any web process: who is
+    online (open now, or within :data:`games.presence.ONLINE_WINDOW`) is read here by every web
+    host and by the ladders' scheduler. Written when a waiter opens and closes, and by each web
+    process every few seconds for everyone it holds open (:mod:`games.presence`), never once per
+    idle waiter."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    seen_at = models.DateTimeField(verbose_name=_("seen at"))
+
+    class Meta:
+        verbose_name = _("presence")
+        verbose_name_plural = _("presences")
+        indexes = [models.Index(fields=["seen_at"], name="presence_seen_at")]
+
+    def __str__(self) -> str:
+        return gettext("user %(id)s seen at %(at)s") % {"id": self.user_id, "at": self.seen_at}

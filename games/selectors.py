@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import errors
@@ -25,6 +27,7 @@ from games.models import (
     Match,
     MatchEvent,
     Player,
+    Presence,
     Rating,
     Seat,
     shown_name,
@@ -504,3 +507,27 @@ def seat_link_secrets(*, user_ids: Iterable[int]) -> dict[int, str]:
         if key_hash(secret) == hashed:
             secrets[user_id] = secret
     return secrets
+
+
+# Online: a feed stream or a long poll open now, or within this long (games.presence keeps
+# ``Presence.seen_at`` no older than a few seconds while one is open).
+ONLINE_WINDOW = timedelta(seconds=60)
+
+
+def players_online(*, bot: bool | None = None, now: datetime | None = None) -> QuerySet[Presence]:
+    """Who is online (see :data:`ONLINE_WINDOW`), by username; ``bot`` keeps bot accounts only
+    (true) or people only (false)."""
+    since = (now or timezone.now()) - ONLINE_WINDOW
+    online = Presence.objects.filter(seen_at__gte=since).select_related("user__player")
+    if bot is not None:
+        online = online.filter(user__player__bot=bot)
+    return online.order_by("user__username")
+
+
+def online_row(presence: Presence) -> dict[str, Any]:
+    player: Player | None = getattr(presence.user, "player", None)
+    return {
+        "player": presence.user.get_username(),
+        "bot": bool(player and player.bot),
+        "seen_at": presence.seen_at,
+    }

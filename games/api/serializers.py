@@ -149,6 +149,27 @@ class LeaderboardRowSerializer(serializers.Serializer):
 LeaderboardPageSerializer = page_of(LeaderboardRowSerializer, "LeaderboardPageSerializer")
 
 
+class OnlineQuerySerializer(PageQuerySerializer):
+    bot = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="true: bot accounts only; false: people only; absent: everyone online.",
+    )
+
+
+class OnlineRowSerializer(serializers.Serializer):
+    player = serializers.CharField(help_text="A username.")
+    bot = serializers.BooleanField(help_text="A bot account.")
+    seen_at = serializers.DateTimeField(
+        help_text="When a feed stream or long poll of theirs was last seen open (now, or within "
+        "the last minute)."
+    )
+
+
+OnlinePageSerializer = page_of(OnlineRowSerializer, "OnlinePageSerializer")
+
+
 class PlayerSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()

@@ -7,6 +7,7 @@ urlpatterns = [
     path("players/me/", views.PlayerMeView.as_view(), name="player-me"),
     path("players/me/events/", views.FeedEventsView.as_view(), name="player-feed"),
     path("players/me/stream/", views.FeedStreamView.as_view(), name="player-feed-stream"),
+    path("players/online/", views.PlayersOnlineView.as_view(), name="players-online"),
     path("players/<str:username>/", views.PlayerPageView.as_view(), name="player-page"),
     path(
         "players/<str:username>/matches/",

@@ -178,6 +178,21 @@ class LeaderboardView(APIView):
         return paginator.get_paginated_response([selectors.leaderboard_row(r) for r in page or []])
 
 
+class PlayersOnlineView(APIView):
+    @extend_schema(
+        parameters=[s.OnlineQuerySerializer],
+        responses={200: s.OnlinePageSerializer, **problems(400, 401, 404)},
+        summary="Who is online: a feed stream or long poll open now or within the last minute",
+    )
+    def get(self, request: AuthenticatedRequest) -> Response:
+        query = parsed_query(s.OnlineQuerySerializer, request.query_params)
+        paginator = ListPagination()
+        page = paginator.paginate_queryset(
+            selectors.players_online(bot=query["bot"]), request, view=self
+        )
+        return paginator.get_paginated_response([selectors.online_row(p) for p in page or []])
+
+
 # --- rulesets ----------------------------------------------------------------------------------
 
 
@@ -362,7 +377,9 @@ class MatchEventsView(SeatLinkOwnSeat, AsyncAPIView):
             assert page.count is not None  # counted: the default
             return selectors.events_seen(page, user=request.user), page.count
 
-        page = await waiting.long_poll(read, [notifier.match_topic(match_id)], query["wait"])
+        page = await waiting.long_poll(
+            read, [notifier.match_topic(match_id)], query["wait"], present=request.user.pk
+        )
         return _page(request, page, query["limit"], of_incarnation)
 
 
@@ -388,7 +405,9 @@ class FeedEventsView(SeatLinkOwnFeed, AsyncAPIView):
             assert count is not None  # counted: the default
             return results, count
 
-        page = await waiting.long_poll(read, [notifier.feed_topic(request.user.pk)], query["wait"])
+        page = await waiting.long_poll(
+            read, [notifier.feed_topic(request.user.pk)], query["wait"], present=request.user.pk
+        )
         return _page(request, page, query["limit"], of_incarnation)
 
 
@@ -461,7 +480,11 @@ class MatchStreamView(SeatLinkOwnSeat, StreamView):
         after = _resume_point(request)
         await read(after, 1)  # 404 or 410 before the stream starts
         events = waiting.event_stream(
-            read, [notifier.match_topic(match_id)], after, ends_with=_revoked(request)
+            read,
+            [notifier.match_topic(match_id)],
+            after,
+            ends_with=_revoked(request),
+            present=request.user.pk,
         )
         return _stream_response(request, events, of_incarnation)
 
@@ -490,7 +513,11 @@ class FeedStreamView(SeatLinkOwnFeed, StreamView):
         after = _resume_point(request)
         await read(after, 1)  # 410 before the stream starts
         events = waiting.event_stream(
-            read, [notifier.feed_topic(request.user.pk)], after, ends_with=_revoked(request)
+            read,
+            [notifier.feed_topic(request.user.pk)],
+            after,
+            ends_with=_revoked(request),
+            present=request.user.pk,
         )
         return _stream_response(request, events, of_incarnation)
 

@@ -14,13 +14,15 @@ import asyncio
 import logging
 import math
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import aclosing
 from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError
 
 from games import errors
+from games.presence import tracker
 from switchsite import metrics
 from switchsite.asyncdb import release_request_thread
 from switchsite.encoding import json_text
@@ -43,14 +45,29 @@ Batch = tuple[list[dict[str, Any]], bool]
 
 
 async def long_poll(
-    read: Callable[[], Awaitable[Page]], topics: Iterable[notifier.Topic], wait: float
+    read: Callable[[], Awaitable[Page]],
+    topics: Iterable[notifier.Topic],
+    wait: float,
+    *,
+    present: int | None = None,
 ) -> Page:
     """``read()`` now; if it found nothing, again each time the topics are woken, until it finds
-    something or ``wait`` seconds pass (or the server stops)."""
+    something or ``wait`` seconds pass (or the server stops). The user ``present`` (an id) is
+    online while it waits (:mod:`games.presence`)."""
     if wait <= 0:
         return await read()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
+    async with tracker.held(present):
+        return await _poll(read, topics, deadline, loop)
+
+
+async def _poll(
+    read: Callable[[], Awaitable[Page]],
+    topics: Iterable[notifier.Topic],
+    deadline: float,
+    loop: asyncio.AbstractEventLoop,
+) -> Page:
     with notifier.subscribe(topics) as subscription, metrics.waiting("long_poll"):
         while True:
             subscription.clear()
@@ -72,8 +89,10 @@ async def event_stream(
     after: int,
     *,
     ends_with: notifier.Topic | None = None,
+    present: int | None = None,
 ) -> AsyncIterator[str]:
     """Server-Sent Events: each event after ``after`` once, with ``id`` = seq for Last-Event-ID.
+    The user ``present`` (an id) is online while it is open (:mod:`games.presence`).
 
     ``read(after)`` returns at most :data:`STREAM_BATCH` events after ``after`` and whether nothing
     will follow them (a finished match). The stream stays open as long as the client keeps it; it
@@ -89,10 +108,24 @@ async def event_stream(
         # Up to a quarter longer, at random: streams opened together (after a restart, say) then
         # end, and reconnect, spread out rather than all at once.
         ends_at = loop.time() + settings.SSE_MAX_SECONDS * random.uniform(1, 1 + MAX_EXTRA_SHARE)
-    keepalive = settings.SSE_KEEPALIVE_SECONDS
     yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
-    last_sent = loop.time()
     subscribed = [*topics, *([ends_with] if ends_with is not None else [])]
+    stream = _stream(read, subscribed, after, ends_at, ends_with)
+    async with tracker.held(present), aclosing(stream):
+        async for message in stream:
+            yield message
+
+
+async def _stream(
+    read: Callable[[int], Awaitable[Batch]],
+    subscribed: list[notifier.Topic],
+    after: int,
+    ends_at: float,
+    ends_with: notifier.Topic | None,
+) -> AsyncGenerator[str]:
+    loop = asyncio.get_running_loop()
+    keepalive = settings.SSE_KEEPALIVE_SECONDS
+    last_sent = loop.time()
     with notifier.subscribe(subscribed) as subscription, metrics.waiting("stream"):
         while True:
             if ends_with is not None and subscription.woken_by(ends_with):

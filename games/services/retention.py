@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import ArchivedLog, FeedEvent, Match, MatchEvent
+from games.services.presence import old_presence_purge
 
 # Matches archived per transaction, and matchless feed entries removed per statement.
 MATCHES_PER_BATCH = 20
@@ -74,8 +75,9 @@ def matchless_feed_purge(*, before: datetime, limit: int = FEED_ENTRIES_PER_BATC
 
 def old_events_purge(*, seconds: float, now: datetime | None = None) -> tuple[int, int]:
     """Batches of :func:`ended_matches_archive` then :func:`matchless_feed_purge` until nothing is
-    due or ``seconds`` have passed (the next run goes on); returns (matches archived, feed
-    entries of no match removed)."""
+    due or ``seconds`` have passed (the next run goes on), and the presence of players not seen
+    for a day; returns (matches archived, feed entries of no match removed)."""
+    old_presence_purge(now=now or timezone.now())
     before = retention_cutoff(now)
     stop_at = timezone.now() + timedelta(seconds=seconds)
     archived = removed = 0
