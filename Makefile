@@ -27,9 +27,10 @@ COMPILED_CATALOGUES := $(CATALOGUES:.po=.mo)
 %.mo: %.po
 	msgfmt --check-format --check-domain --output-file=$@ $<
 
-$(INSTALLED): pyproject.toml
+# With the `dev` extra, the bot kit too (clients/python, editable): its tests and type checks.
+$(INSTALLED): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]" $(if $(filter dev,$(EXTRAS)),-e ./clients/python)
 	touch $@
 
 # The rules engine compiled with mypyc, in place beside its sources (docs/architecture.md, "The compiled engine"),
@@ -194,9 +195,12 @@ format: $(INSTALLED)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-## Regenerate the committed OpenAPI schema (a test fails while it is stale).
+## Regenerate the committed OpenAPI schema, and the bot kit's types made from it
+## (clients/python/src/switchbot/schema.py, by its pyproject's [tool.datamodel-codegen]); a test
+## fails while either is stale.
 schema: $(ENGINE) $(COMPILED_CATALOGUES)
 	DEBUG=true $(BIN)/python manage.py spectacular --validate --fail-on-warn --file docs/openapi.yaml
+	cd clients/python && $(CURDIR)/$(BIN)/datamodel-codegen && $(CURDIR)/$(BIN)/ruff format --quiet src/switchbot/schema.py
 
 ## Speed benchmarks (figures go into docs/performance.md, never into timed tests).
 bench: $(ENGINE) $(COMPILED_CATALOGUES)
