@@ -22,7 +22,14 @@ import uvicorn
 from django.contrib.auth import get_user_model
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connections
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    ViewportSize,
+    expect,
+    sync_playwright,
+)
 
 from benchmarks.shape import CHROMIUM_FLAGS, chromium_path, free_port
 from switchsite.asgi import application
@@ -33,6 +40,9 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 PASSWORD = "desk-password"
+# Assertions wait as long as a context's actions do (10 s): CI shares two cores with the rest of
+# the suite, and a page that shows in 6 s there is slow, not wrong (speed is the benchmarks').
+expect.set_options(timeout=10_000)
 
 
 @pytest.fixture(scope="package")

@@ -14,6 +14,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from games import selectors, services
+from tournaments import services as tournaments
+from tournaments.models import Tournament
 
 PASSWORD = "a long secret phrase"
 # A whole match against random bots, clicked through; far more than one takes.
@@ -21,6 +23,45 @@ MATCH_SECONDS = 150
 
 Move = dict[str, Any]
 Chooser = Callable[[list[Move]], Move]
+
+
+def account(username: str, **fields: Any) -> Any:
+    """A user who signs in with :data:`PASSWORD`."""
+    return get_user_model().objects.create_user(username, password=PASSWORD, **fields)
+
+
+def online_tournament(
+    director: Any, entrants: list[tournaments.Entrant], **fields: Any
+) -> Tournament:
+    """A public online tournament of one table of two, one deal of French-scored Switch, started:
+    its table is being played. ``fields`` change its name, its language…"""
+    tournament = tournaments.tournament_create(
+        creator=director,
+        **{
+            "name": "Thursday online",
+            "ruleset": "switch",
+            "scoring": "french",
+            "planned_rounds": 1,
+            "table_size": 2,
+            "deals_per_round": 1,
+            "play": "online",
+            "public": True,
+            **fields,
+        },
+    )
+    tournaments.entries_register(tournament_id=tournament.pk, user=director, entrants=entrants)
+    tournaments.tournament_start(tournament_id=tournament.pk, user=director)
+    return tournament
+
+
+def focus_with_tab(page: Page, move: dict) -> None:
+    """Press Tab until the button of ``move`` has the focus."""
+    wanted = json.dumps(move, separators=(",", ":"))
+    for _ in range(60):
+        if page.evaluate("document.activeElement.getAttribute('data-move')") == wanted:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {wanted}")
 
 
 def sign_up(page: Page, username: str) -> None:
@@ -125,7 +166,7 @@ def abbott_choice(page: Page) -> Chooser:
 
 def finished_match(username: str, ruleset: str, seats: int, **settings: Any) -> int:
     """A match of ``username`` against random bots, played to its end through the services."""
-    user = get_user_model().objects.create_user(username, password=PASSWORD)
+    user = account(username)
     bots = [{"seat": seat, "strategy": "random"} for seat in range(1, seats)]
     match = services.match_create(
         creator=user, ruleset=ruleset, seats=seats, bots_wanted=bots, **settings

@@ -18,14 +18,13 @@ from pathlib import Path
 
 import polib
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from games import selectors as game_selectors
 from games import services as games
 from games.models import Match
 from tests.browser.conftest import ARTIFACTS, LAPTOP, screenshot
-from tests.browser.play import PASSWORD, finished_match
+from tests.browser.play import PASSWORD, account, finished_match, online_tournament
 from tests.browser.test_tournament_pages import GUESTS, club_night
 from tournaments import selectors
 from tournaments import services as tournaments
@@ -132,10 +131,6 @@ NAMES = [
 ]
 
 
-def user(username: str, **extra):
-    return get_user_model().objects.create_user(username, password=PASSWORD, **extra)
-
-
 @pytest.fixture
 def french(browser: Browser, asgi_server: str) -> Iterator[BrowserContext]:
     """A French browser (Accept-Language and navigator.language) on the in-process server."""
@@ -170,24 +165,8 @@ def club_evening() -> Tournament:
 def online_evening(director) -> tuple[Tournament, str]:
     """An online tournament of a guest and a bot, its table being played: it and the guest's
     seat link."""
-    tournament = tournaments.tournament_create(
-        creator=director,
-        name="Tournoi en ligne",
-        ruleset="switch",
-        scoring="french",
-        planned_rounds=1,
-        table_size=2,
-        deals_per_round=1,
-        play="online",
-        public=True,
-        language="fr",
-    )
-    tournaments.entries_register(
-        tournament_id=tournament.pk,
-        user=director,
-        entrants=[tournaments.Entrant(guest="Gisèle"), tournaments.Entrant(bot="random")],
-    )
-    tournaments.tournament_start(tournament_id=tournament.pk, user=director)
+    entrants = [tournaments.Entrant(guest="Gisèle"), tournaments.Entrant(bot="random")]
+    tournament = online_tournament(director, entrants, name="Tournoi en ligne", language="fr")
     detail = selectors.tournament_detail(tournament=tournament, seat_links=True)
     (link,) = [entry["play_url"] for entry in detail["entries"] if entry["play_url"]]
     return tournament, link
@@ -196,8 +175,8 @@ def online_evening(director) -> tuple[Tournament, str]:
 def test_every_kind_of_page_is_french_with_no_english_left(
     browser: Browser, asgi_server: str, french: BrowserContext
 ):
-    amelie, bruno = user("amelie"), user("bruno")
-    director = user("directrice", is_staff=True)
+    amelie, bruno = account("amelie"), account("bruno")
+    director = account("directrice", is_staff=True)
     director.groups.add(directors())
     ended = finished_match("chloe", "french", 3)
     shedding = games.match_create(
@@ -315,8 +294,8 @@ def test_a_directors_evening_in_french(browser: Browser, asgi_server: str, frenc
     guests, members and bots in one step, seat round 1, print the guests' seat cards, a guest
     plays from a card's link, the desk enters each table's result and corrects one, then the
     standings, the projector and the French spreadsheet export."""
-    user("amelie"), user("bruno")
-    director = user("directrice", is_staff=True)
+    account("amelie"), account("bruno")
+    director = account("directrice", is_staff=True)
     director.groups.add(directors())
     page = french.new_page()
     pages = Pages()

@@ -23,7 +23,14 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSi
 from games import services
 from games.models import MatchEvent
 from tests.browser.conftest import LAPTOP, PHONE, screenshot
-from tests.browser.play import PASSWORD, finished_match, move_button, sign_in
+from tests.browser.play import (
+    account,
+    finished_match,
+    focus_with_tab,
+    move_button,
+    online_tournament,
+    sign_in,
+)
 from tests.conftest import IN_CI, with_game_powers
 from tournaments import services as tournaments
 from tournaments.powers import directors
@@ -59,33 +66,13 @@ def serious_violations(page: Page) -> list[str]:
     )
 
 
-def user(username: str, *, staff: bool = False):
-    return get_user_model().objects.create_user(username, password=PASSWORD, is_staff=staff)
-
-
 def online_tournament_table() -> int:
     """A public online tournament's table being played (erin against a bot): its match."""
-    organiser = user("desk", staff=True)
+    organiser = account("desk", is_staff=True)
     organiser.groups.add(directors())  # a tournament director
-    user("erin")
-    tournament = tournaments.tournament_create(
-        creator=organiser,
-        name="Thursday online",
-        ruleset="switch",
-        scoring="french",
-        planned_rounds=1,
-        table_size=2,
-        deals_per_round=1,
-        play="online",
-        public=True,
-    )
-    tournaments.entries_register(
-        tournament_id=tournament.pk,
-        user=organiser,
-        entrants=[tournaments.Entrant(player="erin"), tournaments.Entrant(bot="random")],
-    )
-    tournaments.tournament_start(tournament_id=tournament.pk, user=organiser)
-    match_id = tournament.rounds.get().tables.get().match_id
+    account("erin")
+    entrants = [tournaments.Entrant(player="erin"), tournaments.Entrant(bot="random")]
+    match_id = online_tournament(organiser, entrants).rounds.get().tables.get().match_id
     assert match_id is not None  # an online table has its match
     return match_id
 
@@ -93,8 +80,8 @@ def online_tournament_table() -> int:
 def test_the_pages_around_the_table_are_live_accessible_and_fit_phone_and_projector(axe_context):
     ended = finished_match("alice", "switch", 6)  # six columns of points: wider than a phone
     at_table = online_tournament_table()
-    user("bob")
-    carol = user("carol")
+    account("bob")
+    carol = account("carol")
     page = axe_context.new_page()
     sign_in(page, "bob")
     expect(page.get_by_text("Signed in as bob.")).to_be_visible()
@@ -178,18 +165,8 @@ WATCH_WORDS = """() => {
 }"""
 
 
-def focus_with_tab(page: Page, move: dict) -> None:
-    """Press Tab until the button of ``move`` has the focus."""
-    wanted = json.dumps(move, separators=(",", ":"))
-    for _ in range(60):
-        if page.evaluate("document.activeElement.getAttribute('data-move')") == wanted:
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {wanted}")
-
-
 def test_a_table_plays_by_keyboard_speaks_the_turn_and_keeps_a_move_through_a_cut(axe_context):
-    jay = with_game_powers(user("jay"))  # the deal is laid out (docs/api.md, "layout")
+    jay = with_game_powers(account("jay"))  # the deal is laid out (docs/api.md, "layout")
     # The bot can follow neither seven (no heart, no seven, nothing that goes on anything) and
     # draws the nine of clubs, which does not follow either: jay is to play again each time.
     layout = {

@@ -4,16 +4,21 @@ browsers at one table, one of which loses its network for ten seconds and catche
 
 from __future__ import annotations
 
-import json
 import re
 import time
 
 import pytest
-from django.contrib.auth import get_user_model
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from games import services
-from tests.browser.play import PASSWORD, legal_moves, move_button, shedding_choice, sign_in
+from tests.browser.play import (
+    account,
+    focus_with_tab,
+    legal_moves,
+    move_button,
+    shedding_choice,
+    sign_in,
+)
 from tests.conftest import with_game_powers
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,22 +26,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 OFFLINE_SECONDS = 10
 
 
-def player(username: str, *, staff: bool = False):
-    return get_user_model().objects.create_user(username, password=PASSWORD, is_staff=staff)
-
-
-def focus_with_tab(page: Page, move: dict) -> None:
-    """Press Tab until the button of ``move`` has the focus."""
-    wanted = json.dumps(move, separators=(",", ":"))
-    for _ in range(60):
-        if page.evaluate("document.activeElement.getAttribute('data-move')") == wanted:
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {wanted}")
-
-
 def test_a_jacks_twos_eights_turn_of_several_actions_is_played_with_the_keyboard(play_contexts):
-    jay = with_game_powers(player("jay"))  # the deal is laid out (docs/api.md, "layout")
+    jay = with_game_powers(account("jay"))  # the deal is laid out (docs/api.md, "layout")
     layout = {
         "hands": [
             ["6S", "6C", "5C", "4C", "KD", "QD", "3D"],
@@ -97,7 +88,7 @@ def test_a_jacks_twos_eights_turn_of_several_actions_is_played_with_the_keyboard
 def test_two_browsers_at_one_table_one_loses_its_network_and_catches_up(play_contexts, settings):
     # Streams end every two seconds, so the offline browser's stream is sure to break and resume.
     settings.SSE_MAX_SECONDS = 2
-    alice, bob = player("alice"), player("bob")
+    alice, bob = account("alice"), account("bob")
     match = services.match_create(
         creator=alice, ruleset="switch", seats=3, bots_wanted=[{"seat": 1, "strategy": "random"}]
     )
@@ -144,7 +135,7 @@ def test_two_browsers_at_one_table_one_loses_its_network_and_catches_up(play_con
 
 
 def test_four_seat_abbotts_switch_offers_an_alliance_and_shows_it(play_contexts):
-    ann = player("ann")
+    ann = account("ann")
     bots = [{"seat": seat, "strategy": "random"} for seat in (1, 2, 3)]
     match = services.match_create(creator=ann, ruleset="abbott", seats=4, bots_wanted=bots)
     services.match_start(match_id=match.pk, user=ann)

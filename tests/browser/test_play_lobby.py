@@ -8,11 +8,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LAPTOP, PHONE, screenshot
-from tests.browser.play import PASSWORD, sign_up
+from tests.browser.play import PASSWORD, account, online_tournament, sign_up
 from tournaments import services as tournaments
 from tournaments.powers import directors
 
@@ -76,26 +75,12 @@ def test_a_challenge_reaches_the_open_lobby_starts_the_match_and_others_watch(pl
 
 
 def test_the_lobby_lists_a_tournament_table_in_play_to_watch(play_contexts):
-    organiser = get_user_model().objects.create_user("desk", is_staff=True)
+    organiser = account("desk", is_staff=True)
     organiser.groups.add(directors())  # a tournament director
-    erin = get_user_model().objects.create_user("erin", password=PASSWORD)
-    tournament = tournaments.tournament_create(
-        creator=organiser,
-        name="Thursday online",
-        ruleset="switch",
-        scoring="french",
-        planned_rounds=1,
-        table_size=2,
-        deals_per_round=1,
-        play="online",
-        public=True,
+    erin = account("erin")
+    online_tournament(
+        organiser, [tournaments.Entrant(player=erin.username), tournaments.Entrant(bot="random")]
     )
-    tournaments.entries_register(
-        tournament_id=tournament.pk,
-        user=organiser,
-        entrants=[tournaments.Entrant(player=erin.username), tournaments.Entrant(bot="random")],
-    )
-    tournaments.tournament_start(tournament_id=tournament.pk, user=organiser)
     page = play_contexts[0].new_page()
     sign_up(page, "dave")
 
