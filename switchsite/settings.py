@@ -356,6 +356,8 @@ REST_FRAMEWORK = {
         "anon": env.rate("THROTTLE_ANON_RATE", default="60/minute"),
         "user": env.rate("THROTTLE_USER_RATE", default="1200/minute"),
         "registration": env.rate("THROTTLE_REGISTRATION_RATE", default="20/minute"),
+        # Players' result reports, confirmations, disputes and self check-in, per caller.
+        "reports": env.rate("THROTTLE_REPORTS_RATE", default="60/minute"),
     },
 }
 

@@ -13,6 +13,7 @@ os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
 # Whole games through the API make thousands of requests a minute per player; the registration
 # limit stays as configured, and a test checks that it answers 429.
 os.environ.setdefault("THROTTLE_USER_RATE", "100000/minute")
+os.environ.setdefault("THROTTLE_REPORTS_RATE", "100000/minute")
 # A plain-HTTP test install (docs/operations.md): the test client, the live servers and the browser
 # speak HTTP. Tests of the secure defaults set them back, or run `check --deploy` without these.
 os.environ.update({**PLAIN_HTTP, **os.environ})

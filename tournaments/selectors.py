@@ -254,6 +254,13 @@ def table_of(*, tournament: Tournament, round_number: int, table_number: int) ->
     return table
 
 
+def holds_guest_entry(user: User, *, tournament_id: int) -> bool:
+    """Whether the user is the seat-link user of a guest of this tournament (the API lets its
+    token read the tournament, report, confirm, dispute and check in; the services then let it
+    act only for its own entry)."""
+    return Entry.objects.filter(guest_user=user, tournament_id=tournament_id).exists()
+
+
 def seated_entry(user: User, table: Table) -> Entry | None:
     """The caller's entry at the table (their player's, or their seat link's); none for a
     director acting as the desk; 403 ``not_at_table`` for anyone else."""

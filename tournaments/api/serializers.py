@@ -366,6 +366,12 @@ class ReportSerializer(serializers.Serializer):
     reason = serializers.CharField(help_text="A dispute's reason (blank otherwise).")
 
 
+class SelfCheckinSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField(help_text="The entry checked in, by its display name.")
+    present = serializers.BooleanField()
+
+
 class ClockSerializer(serializers.Serializer):
     ends_at = serializers.DateTimeField(
         allow_null=True, help_text="When the running clock reaches zero; null unless running."

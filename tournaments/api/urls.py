@@ -35,6 +35,11 @@ urlpatterns = [
         name="tournament-checkin",
     ),
     path(
+        "tournaments/<id:tournament_id>/checkin/self/",
+        views.SelfCheckinView.as_view(),
+        name="tournament-checkin-self",
+    ),
+    path(
         "tournaments/<id:tournament_id>/cancel/",
         views.TournamentCancelView.as_view(),
         name="tournament-cancel",
@@ -48,6 +53,23 @@ urlpatterns = [
         "tournaments/<id:tournament_id>/rounds/<id:round_number>/tables/<id:table_number>/result/",
         views.TableResultView.as_view(),
         name="tournament-table-result",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/rounds/<id:round_number>/tables/<id:table_number>/reports/",
+        views.TableReportsView.as_view(),
+        name="tournament-table-reports",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/rounds/<id:round_number>/tables/<id:table_number>/reports/"
+        "<id:report_id>/confirm/",
+        views.ReportConfirmView.as_view(),
+        name="tournament-report-confirm",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/rounds/<id:round_number>/tables/<id:table_number>/reports/"
+        "<id:report_id>/dispute/",
+        views.ReportDisputeView.as_view(),
+        name="tournament-report-dispute",
     ),
     path(
         "tournaments/<id:tournament_id>/rounds/<id:round_number>/clock/",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.utils.translation import get_language
 from drf_orjson_renderer.renderers import ORJSONRenderer
 from drf_spectacular.types import OpenApiTypes
@@ -79,7 +80,17 @@ class TournamentListView(APIView):
         return Response(detail(request, tournament.pk), status=201)
 
 
-class TournamentDetailView(APIView):
+class SeatLinkOwnTournament:
+    """A guest's seat link may use this view for its own tournament (the services then let it
+    act only for its own entry: 403 ``not_at_table`` at another table)."""
+
+    kwargs: dict[str, Any]
+
+    def seat_link_allows(self, user: User) -> bool:
+        return selectors.holds_guest_entry(user, tournament_id=self.kwargs["tournament_id"])
+
+
+class TournamentDetailView(SeatLinkOwnTournament, APIView):
     @extend_schema(
         responses={200: s.TournamentSerializer, **problems(401, 404)},
         summary="The tournament with its entries, rounds, tables and seats",
@@ -244,6 +255,128 @@ class TableResultView(APIView):
             reason=data["reason"],
         )
         return Response(selectors.table_detail(table=table))
+
+
+class TableReportsView(SeatLinkOwnTournament, APIView):
+    throttle_scope = "reports"
+
+    @extend_schema(
+        responses={200: s.ReportSerializer(many=True), **problems(401, 403, 404)},
+        summary="A table's reports from the players' phones (its players and staff)",
+        operation_id="tournaments_table_reports_list",
+    )
+    def get(
+        self,
+        request: AuthenticatedRequest,
+        tournament_id: int,
+        round_number: int,
+        table_number: int,
+    ) -> Response:
+        reports = selectors.table_reports(
+            tournament=selectors.tournament_get(tournament_id=tournament_id),
+            round_number=round_number,
+            table_number=table_number,
+            user=request.user,
+        )
+        return Response([selectors.report_summary(report) for report in reports])
+
+    @extend_schema(
+        request=s.ReportCreateSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: s.ReportSerializer, **problems(400, 401, 403, 404, 409, 429)},
+        summary="Report a table's result (a player at it, or staff): pending, or recorded if trusted",
+    )
+    @idempotent
+    def post(
+        self,
+        request: AuthenticatedRequest,
+        tournament_id: int,
+        round_number: int,
+        table_number: int,
+    ) -> Response:
+        data = parsed(s.ReportCreateSerializer, request.data)
+        report = services.report_create(
+            tournament_id=tournament_id,
+            round_number=round_number,
+            table_number=table_number,
+            user=request.user,
+            result={key: data[key] for key in ("deals", "hands") if key in data},
+            confirm=data["confirm"],
+        )
+        return Response(selectors.report_summary(report), status=201)
+
+
+class ReportConfirmView(SeatLinkOwnTournament, APIView):
+    throttle_scope = "reports"
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.ReportSerializer, **problems(401, 403, 404, 409, 429)},
+        summary="Confirm another player's report: the table's result is recorded",
+    )
+    @idempotent
+    def post(
+        self,
+        request: AuthenticatedRequest,
+        tournament_id: int,
+        round_number: int,
+        table_number: int,
+        report_id: int,
+    ) -> Response:
+        report = services.report_confirm(
+            tournament_id=tournament_id,
+            round_number=round_number,
+            table_number=table_number,
+            report_id=report_id,
+            user=request.user,
+        )
+        return Response(selectors.report_summary(report))
+
+
+class ReportDisputeView(SeatLinkOwnTournament, APIView):
+    throttle_scope = "reports"
+
+    @extend_schema(
+        request=s.ReportDisputeSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.ReportSerializer, **problems(400, 401, 403, 404, 409, 429)},
+        summary="Dispute another player's report: the desk settles the table",
+    )
+    @idempotent
+    def post(
+        self,
+        request: AuthenticatedRequest,
+        tournament_id: int,
+        round_number: int,
+        table_number: int,
+        report_id: int,
+    ) -> Response:
+        data = parsed(s.ReportDisputeSerializer, request.data)
+        report = services.report_dispute(
+            tournament_id=tournament_id,
+            round_number=round_number,
+            table_number=table_number,
+            report_id=report_id,
+            user=request.user,
+            reason=data["reason"],
+        )
+        return Response(selectors.report_summary(report))
+
+
+class SelfCheckinView(SeatLinkOwnTournament, APIView):
+    throttle_scope = "reports"
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.SelfCheckinSerializer, **problems(401, 403, 404, 409, 429)},
+        summary="Check yourself in (your own entry, or your seat link's) before the round is seated",
+    )
+    @idempotent
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
+        entry = services.entry_checkin_self(tournament_id=tournament_id, user=request.user)
+        return Response({"tournament": tournament_id, "name": entry.name, "present": entry.present})
 
 
 class RoundClockView(APIView):

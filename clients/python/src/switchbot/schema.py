@@ -577,7 +577,11 @@ class RegistrationRequest(TypedDict):
 RepeatVerdictEnum: TypeAlias = Literal["fewest", "spread", "improvable", "unproven"]
 
 
-ReportStatusEnum: TypeAlias = Literal["pending", "disputed"]
+class ReportDisputeRequest(TypedDict):
+    reason: NotRequired[str]
+
+
+ReportStatusEnum: TypeAlias = Literal["pending", "confirmed", "disputed", "recorded", "settled"]
 
 
 class ReshuffleEventData(TypedDict):
@@ -644,6 +648,12 @@ class Seated(TypedDict):
 
 
 SeatingEnum: TypeAlias = Literal["random", "balanced", "swiss"]
+
+
+class SelfCheckin(TypedDict):
+    tournament: int
+    name: str
+    present: bool
 
 
 SelfReportEnum: TypeAlias = Literal["off", "confirm", "trust"]
@@ -1229,6 +1239,25 @@ class RecordedMatch(TypedDict):
     practice: bool
     created_at: str
     finished_at: str | None
+
+
+class Report(TypedDict):
+    id: int
+    round: int
+    table: int
+    by: str
+    at: str
+    result: dict[str, Any]
+    status: ReportStatusEnum
+    answered_by: str | None
+    answered_at: str | None
+    reason: str
+
+
+class ReportCreateRequest(TypedDict):
+    deals: NotRequired[list[TableDealRequest]]
+    hands: NotRequired[list[AbbottHandRequest]]
+    confirm: NotRequired[bool]
 
 
 class ReshuffleEvent(TypedDict):
