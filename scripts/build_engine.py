@@ -106,7 +106,10 @@ def main() -> None:
     if build.is_dir():
         for path in built_modules():
             path.unlink()
-        shutil.copytree(build, ENGINE, dirs_exist_ok=True)
+        # File by file: a copy of the cache's directories would give the package their mode
+        # (mkdtemp's 0700), and no other user could import the engine.
+        for cached in (path for path in build.rglob("*") if path.is_file()):
+            shutil.copy2(cached, ENGINE / cached.relative_to(build))
         GUARD["STAMP"].write_text(json.dumps(digests, indent=1) + "\n")
         print(f"engine: the build of these sources taken from {build}")
         return

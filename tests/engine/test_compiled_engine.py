@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import importlib
 import os
+import runpy
 import shutil
 import subprocess
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
+
+import pytest
 
 import switchgame
 from switchgame.build_guard import (
@@ -153,3 +156,35 @@ def test_the_sources_without_the_build_play_as_the_compiled_engine(tmp_path: Pat
     assert compiled_origin.endswith(tuple(EXTENSION_SUFFIXES)) == STAMP.exists()
     assert source_origin.endswith(".py")
     assert interpreted == compiled
+
+
+def test_a_build_taken_from_the_cache_leaves_the_package_readable_by_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache keeps each build in a directory only its owner may read (mkdtemp): copied back
+    whole, its mode went onto the package, and the service's user (a container's, a unit's) could
+    not import the engine that root had built."""
+    if not STAMP.exists():
+        pytest.skip("no build of the engine to keep in a cache")
+    engine = copy_of_the_engine(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    script = runpy.run_path(str(tmp_path / "scripts" / "build_engine.py"))
+    guard = script["GUARD"]
+    digests = {
+        path.relative_to(engine).as_posix(): guard["source_digest"](path)
+        for path in guard["compiled_by_the_build"]()
+    }
+    script["keep"](script["cached_build"](digests))
+    (engine / STAMP.name).unlink()
+    engine.chmod(0o755)
+    build = subprocess.run(
+        [sys.executable, "scripts/build_engine.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=environment(),
+    )
+    assert build.returncode == 0, build.stderr
+    assert "the build of these sources taken from" in build.stdout
+    assert (engine / STAMP.name).exists()
+    assert engine.stat().st_mode & 0o777 == 0o755
