@@ -1,5 +1,5 @@
 """A live server for the tests that play as third-party clients do: a generated Python client,
-the TypeScript types' example, the example bot and schemathesis.
+the TypeScript types' example, the example bot, the bot kit and schemathesis.
 
 It is the embedded default (``make run``'s shape: SQLite, no broker, bots answering in the web
 process) on a database of its own, so these tests need no PostgreSQL and no test transaction.
@@ -16,7 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.serving.conftest import PROJECT_ROOT, Server, production_env, serve_command
+# The serving tests' servers on the test database (PostgreSQL), for the bot kit's test that stops
+# one and starts another: a fixture imported here is this folder's fixture.
+from tests.serving.conftest import (
+    PROJECT_ROOT,
+    Server,
+    production_env,
+    serve_command,
+    start_server,  # noqa: F401
+)
 
 COMMITTED_SCHEMA = PROJECT_ROOT / "docs" / "openapi.yaml"
 

@@ -1,18 +1,20 @@
-"""``examples/bot.py``, run as a bot author would run it (docs/api.md, "A bot in ten minutes"), plays
-whole matches on a live server: against server bots, in an open match it joins, and in a match it
-was challenged to (a shedding ruleset and Abbott's Switch). It plays from the ``legal_moves`` the
+"""``examples/bot.py``, run with the bot kit's command as a bot author would run it (docs/api.md,
+"The bot kit"), plays whole matches on a live server: against server bots, and a match it was
+challenged to (a shedding ruleset and Abbott's Switch). It plays from the ``legal_moves`` the
 server lists, which are alike in shape for every shedding preset, so one preset against the bots
 stands for them all: black-jack, whose powers ask the most of a client (runs, naming the suit,
-covering a queen). It only ever answers ``your_turn``: a
-match it cannot finish stalls, and the test fails on its timeout."""
+covering a queen). The kit only ever answers ``your_turn``: a match it cannot finish stalls, and
+the test fails on its timeout."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ import pytest
 from tests.serving.conftest import PROJECT_ROOT
 
 BOT = PROJECT_ROOT / "examples" / "bot.py"
+SWITCH_BOT = Path(sys.executable).with_name("switch-bot")  # the kit, installed by make
 TIMEOUT = 240
 PASSWORD = "quiet violet fjord 2048"  # like none of the usernames (Django refuses one too alike)
 
@@ -37,16 +40,20 @@ def call(base: str, method: str, path: str, body: Any = None, token: str = "") -
         return json.load(response)
 
 
-def register(base: str, username: str) -> str:
-    return str(
-        call(base, "POST", "/players/", {"username": username, "password": PASSWORD})["token"]
-    )
+def register(base: str, username: str, bot: bool = False) -> str:
+    body = {"username": username, "password": PASSWORD, "bot": bot}
+    return str(call(base, "POST", "/players/", body)["token"])
 
 
 def bot(base: str, username: str, *args: str) -> subprocess.Popen[str]:
-    command = [sys.executable, str(BOT), "--server", base, "--username", username]
-    command += ["--password", PASSWORD, "--seed", "1", *args]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    command = [str(SWITCH_BOT), "run", str(BOT), "--server", base, "--username", username]
+    return subprocess.Popen(
+        [*command, "--matches", "1", *args],
+        env={**os.environ, "SWITCH_PASSWORD": PASSWORD},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
 
 def finished(run: subprocess.Popen[str]) -> str:
@@ -62,7 +69,7 @@ def the_match(output: str, verb: str) -> int:
 
 
 def test_the_example_bot_plays_the_same_practice_game_again(service_url):
-    seed = ("--practice-seed", "ab" * 32, "--ruleset", "jacks-twos-eights", "--seats", "3")
+    seed = ("--practice-seed", "ab" * 32, "--create", "jacks-twos-eights", "--seats", "3")
     runs = [bot(service_url, username, *seed) for username in ("practice-1", "practice-2")]
     token = register(service_url, "practice-watcher")
 
@@ -76,7 +83,7 @@ def test_the_example_bot_plays_the_same_practice_game_again(service_url):
 
 def test_the_example_bot_plays_against_server_bots_to_the_end(service_url):
     ruleset = "black-jack"
-    output = finished(bot(service_url, "robo", "--ruleset", ruleset, "--seats", "4"))
+    output = finished(bot(service_url, "robo", "--create", ruleset, "--seats", "4"))
 
     match_id = the_match(output, "created")
     assert f"match {match_id} ended" in output, output
@@ -86,40 +93,13 @@ def test_the_example_bot_plays_against_server_bots_to_the_end(service_url):
     assert f"match {match_id} v" in output  # it said what it played
 
 
-def test_the_example_bot_joins_an_open_match_and_plays_it_to_the_end(service_url):
-    host = register(service_url, "host")
-    # An open match against the random bot: the host creates it and gives up its seat, which
-    # leaves one free seat; the match starts by itself when the example bot takes it.
-    match = call(
-        service_url,
-        "POST",
-        "/matches/",
-        {
-            "ruleset": "switch",
-            "seats": 2,
-            "bots": [{"seat": 1, "strategy": "random"}],
-            "auto_start": True,
-        },
-        token=host,
-    )
-    call(service_url, "POST", f"/matches/{match['id']}/resign/", token=host)
-
-    output = finished(bot(service_url, "joiner", "--join"))
-
-    assert f"joined match {match['id']}: 200" in output
-    assert f"match {match['id']} ended" in output
-    view = call(service_url, "GET", f"/matches/{match['id']}/", token=host)
-    assert view["status"] == "finished"
-    assert view["seats"][0]["player"] == "joiner"
-
-
 @pytest.mark.parametrize("ruleset", ["jacks-twos-eights", "abbott"])
 def test_the_example_bot_answers_a_challenge_and_plays_it_to_the_end(service_url, ruleset):
     """The bot waits to be challenged, accepts, and plays; the challenger leaves at once (a bot
     takes its seat), so the example bot is the only person at the table."""
     username = f"challenged-{ruleset}"
-    register(service_url, username)
-    run = bot(service_url, username, "--challenges")
+    register(service_url, username, bot=True)
+    run = bot(service_url, username)
     host = register(service_url, f"challenger-{ruleset}")
     seats = 4 if ruleset == "abbott" else 2
     bots = [{"seat": seat, "strategy": "random"} for seat in range(2, seats)]

@@ -36,10 +36,17 @@ STARTUP_SECONDS = 60
 
 
 class Server:
-    """A server process on a free port, given the command for a port; stopped with SIGTERM."""
+    """A server process on a port (a free one unless given), given the command for a port; stopped
+    with SIGTERM."""
 
-    def __init__(self, command: Callable[[int], list[str]], env: dict[str, str], log: Path) -> None:
-        self.port = free_port()
+    def __init__(
+        self,
+        command: Callable[[int], list[str]],
+        env: dict[str, str],
+        log: Path,
+        port: int | None = None,
+    ) -> None:
+        self.port = port or free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.log = log
         self._log_file = log.open("wb")
@@ -133,9 +140,10 @@ def start_server(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
     require_postgresql()
     servers: list[Server] = []
 
-    def start(workers: int = 1, **settings: Any) -> Server:
+    def start(workers: int = 1, port: int | None = None, **settings: Any) -> Server:
+        """A server; on ``port`` if given (say, where one that was stopped served)."""
         log = tmp_path_factory.mktemp("server") / "server.log"
-        server = Server(serve_command(workers), production_env(**settings), log)
+        server = Server(serve_command(workers), production_env(**settings), log, port)
         servers.append(server)
         return server
 

@@ -166,4 +166,8 @@ class Runner:
 
 
 def describe(move: ActionRequest) -> str:
-    return " ".join(str(value) for name, value in move.items() if name != "expected_version")
+    """``play 8S``, ``play JH C``, ``draw``: the action, then what it carries."""
+    rest = [
+        str(value) for name, value in move.items() if name not in ("action", "expected_version")
+    ]
+    return " ".join([str(move["action"]), *rest])
