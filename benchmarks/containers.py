@@ -216,22 +216,24 @@ def api(port: int, method: str, path: str, body: Any = None, token: str = "") ->
 
 
 def play(port: int, username: str, password: str) -> tuple[int, int]:
-    """examples/bot.py's match against a random bot: (the match's id, the moves the bot posted)."""
+    """examples/bot.py's match against a random bot, played by the bot kit (switch-bot, installed
+    by make): (the match's id, the moves the bot posted)."""
     command = [
-        sys.executable,
+        str(Path(sys.executable).with_name("switch-bot")),
+        "run",
         str(ROOT / "examples" / "bot.py"),
-        "--server",
-        f"http://127.0.0.1:{port}",
     ]
-    command += ["--username", username, "--password", password, "--matches", "1", "--seed", "1"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=MATCH_SECONDS)
+    command += ["--server", f"http://127.0.0.1:{port}", "--username", username, "--matches", "1"]
+    command += ["--create", "switch", "--opponents", "random"]
+    env = {**os.environ, "SWITCH_PASSWORD": password}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=MATCH_SECONDS, env=env)
     if done.returncode != 0 or " ended: " not in done.stdout:
         sys.exit(
             f"the match was not played to its end:\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
         )
     created = re.search(r"^created match (\d+)", done.stdout, re.MULTILINE)
     assert created is not None, done.stdout[:500]
-    moves = len(re.findall(r"^match \d+ v\d+: ", done.stdout, re.MULTILINE))
+    moves = len(re.findall(r"^match \d+ v\d+: (?!.*trying again)", done.stdout, re.MULTILINE))
     return int(created.group(1)), moves
 
 
