@@ -162,19 +162,19 @@ lint: hooks $(ENGINE) $(COMPILED_CATALOGUES) lint-js
 
 ## The browser client's checks (play/, docs/play.md): its types against the API's schema (tsc),
 ## Biome's lint and format, and its pure modules' tests (node --test) — over play/ and the
-## tournament pages' scripts; then the TypeScript example's (examples/typescript/: its types
-## generated from the schema compile with its client), run with the client's tools, which are the
-## example's at the same versions (tests/clients/test_typescript.py): one `npm ci` for both.
+## tournament pages' scripts; then the TypeScript package's (clients/typescript/: its types
+## generated from the schema compile with its client), run with the web client's tools, which are
+## the package's at the same versions (tests/clients/test_typescript.py): one `npm ci` for both.
 ## Cached: `npm ci` again only when the lock file changed, each check only when one of its sources
 ## did. Without Node.js a line says they were skipped (CI=true: a failure).
 PLAY_INSTALLED := play/node_modules/.installed
 PLAY_CHECKED := play/node_modules/.checked
-EXAMPLE_CHECKED := play/node_modules/.example-checked
+TS_CLIENT_CHECKED := play/node_modules/.ts-client-checked
 PLAY_SOURCES := $(wildcard play/static/play/*.js play/static/play/*.css play/static/play/vendor/* \
 	play/tests/*.js play/types/api.d.ts tournaments/static/tournaments/*.js) \
 	play/package.json play/tsconfig.json play/biome.json docs/openapi.yaml
 lint-js:
-	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(PLAY_CHECKED) $(EXAMPLE_CHECKED); \
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(PLAY_CHECKED) $(TS_CLIENT_CHECKED); \
 	elif [ "$$CI" = true ]; then echo "CI=true but Node.js (npm) is not installed: the client is unchecked"; exit 1; \
 	else echo "Node.js (npm) is not installed: the web client's checks are skipped"; fi
 
@@ -186,9 +186,9 @@ $(PLAY_CHECKED): $(PLAY_INSTALLED) $(PLAY_SOURCES)
 	cd play && npm run check
 	touch $@
 
-$(EXAMPLE_CHECKED): $(PLAY_INSTALLED) $(wildcard examples/typescript/src/*.ts) \
-		examples/typescript/package.json examples/typescript/tsconfig.json docs/openapi.yaml
-	cd examples/typescript && PATH="$(CURDIR)/play/node_modules/.bin:$$PATH" npm run check
+$(TS_CLIENT_CHECKED): $(PLAY_INSTALLED) $(wildcard clients/typescript/src/*.ts) \
+		clients/typescript/package.json clients/typescript/tsconfig.json docs/openapi.yaml
+	cd clients/typescript && PATH="$(CURDIR)/play/node_modules/.bin:$$PATH" npm run check
 	touch $@
 
 format: $(INSTALLED)

@@ -1,8 +1,8 @@
-"""The TypeScript example (``examples/typescript/``: types generated from the committed schema by
-``openapi-typescript``, and a typed client) is checked by ``make lint`` with the web client's
-installed tools (``npm run check`` there: generate, then ``tsc``), so that one ``npm ci`` serves
-both. That is the example's own check only while its tools are the client's, at the same
-versions: this test holds them so."""
+"""The TypeScript package (``clients/typescript/``: types generated from the committed schema by
+``openapi-typescript``, and a minimal typed client) is checked by ``make lint`` with the web
+client's installed tools (``npm run check`` there: generate, then ``tsc``), so that one ``npm ci``
+serves both. That is the package's own check only while its tools are the web client's, at the
+same versions: this test holds them so."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ def dev_dependencies(folder: str) -> dict[str, str]:
     return dict(package["devDependencies"])
 
 
-def test_the_typescript_example_is_checked_with_its_own_tools_at_its_versions():
-    example, client = dev_dependencies("examples/typescript"), dev_dependencies("play")
+def test_the_typescript_package_is_checked_with_its_own_tools_at_its_versions():
+    package, client = dev_dependencies("clients/typescript"), dev_dependencies("play")
 
-    assert {"openapi-typescript", "typescript"} <= example.keys()
-    assert {name: client.get(name) for name in example} == example
+    assert {"openapi-typescript", "typescript"} <= package.keys()
+    assert {name: client.get(name) for name in package} == package
