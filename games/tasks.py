@@ -13,7 +13,12 @@ from celery import shared_task
 from django.conf import settings
 
 from games import errors, services
-from switchsite.tasks import RETRY_ON_DATABASE_FAULTS, publish, republish_stalled
+from switchsite.tasks import (
+    RETRY_ON_DATABASE_FAULTS,
+    publish,
+    republish_stalled,
+    tasks_run_inline,
+)
 
 # A long run of bot seats (an all-bot table) is played in slices so one task never hogs a worker.
 BOT_MOVES_PER_TASK = 10
@@ -25,8 +30,8 @@ def play_bot_turns(match_id: int) -> int:
 
     Returns the number of moves played: 0 when no bot is to move (the work was done already).
     """
-    # In-process (no broker) there is no worker to hog, and re-publishing would nest calls.
-    limit = None if settings.CELERY_TASK_ALWAYS_EAGER else BOT_MOVES_PER_TASK
+    # Run in the publishing thread there is no worker to hog, and re-publishing would nest calls.
+    limit = None if tasks_run_inline() else BOT_MOVES_PER_TASK
     try:
         played, more = services.bot_turns_play(match_id=match_id, limit=limit)
     except errors.MatchNotFound:
@@ -77,7 +82,7 @@ def replay_ratings(game: str) -> int:
 
     Returns the number of batches run (0 when nothing was pending: the work was done already).
     """
-    if settings.CELERY_TASK_ALWAYS_EAGER:  # no worker to hog; re-publishing would nest calls
+    if tasks_run_inline():  # no worker to hog; re-publishing would nest calls
         batches = 1
         while services.ratings_replay_step(game=game):
             batches += 1
