@@ -12,7 +12,9 @@ Two ways in, chosen per request by the view its path resolves to (:func:`serving
 
 Django's ASGI handler serves HTTP only: ``application`` adds the ASGI lifespan protocol around it
 (:mod:`switchsite.serving.lifespan`), and sets each request's client address from the trusted
-proxies' ``X-Forwarded-For`` (:mod:`switchsite.serving.addresses`) before either way in. Around
+proxies' ``X-Forwarded-For`` (:mod:`switchsite.serving.addresses`) before either way in. A move
+is noted as in flight from its arrival to its answer, for the turn clocks
+(:mod:`switchsite.serving.arrivals`). Around
 every request, the access log line and its metrics (:mod:`switchsite.serving.observing`); a
 third way in, outside Django, for Prometheus's scrape (:mod:`switchsite.serving.scraping`).
 """
@@ -34,7 +36,7 @@ waiting_application = get_asgi_application()
 # These need the app registry that get_asgi_application set up.
 from django.conf import settings  # noqa: E402
 
-from switchsite.serving import scraping  # noqa: E402
+from switchsite.serving import arrivals, scraping  # noqa: E402
 from switchsite.serving.addresses import with_client_address  # noqa: E402
 from switchsite.serving.lifespan import lifespan  # noqa: E402
 from switchsite.serving.observing import observed  # noqa: E402
@@ -55,7 +57,9 @@ async def service(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "http" and path == scraping.PATH:
         await scraping.scrape(scope, receive, send)
     elif scope["type"] == "http" and not waits(path):
-        await ordinary_application(scope, receive, send)  # type: ignore[arg-type]
+        # A move is noted as arrived here, before it waits for a thread.
+        async with arrivals.in_flight(scope["method"], path):
+            await ordinary_application(scope, receive, send)  # type: ignore[arg-type]
     else:
         await waiting_application(scope, receive, send)
 

@@ -30,6 +30,7 @@ from switchsite.asyncdb import run_shared, run_sync
 from switchsite.encoding import json_bytes
 from switchsite.requests import AuthenticatedRequest
 from switchsite.serving import notifier, streamcaps
+from switchsite.serving.arrivals import judged_on_arrival
 
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID", str, OpenApiParameter.HEADER, description="Resume after this event's seq."
@@ -310,6 +311,7 @@ class MatchStartView(APIView):
         return Response(view_of(loaded, request))
 
 
+@judged_on_arrival
 class MatchMovesView(SeatLinkOwnSeat, APIView):
     malformed_input_code = "invalid_action"
 

@@ -33,7 +33,7 @@ from switchgame.records.replay import turn_defaults
 from switchgame.words import quoted
 from switchsite import metrics
 from switchsite.problems import LimitReached
-from switchsite.serving import notifier
+from switchsite.serving import arrivals, notifier
 
 RESIGN_POLICIES = ("bot", "forfeit")
 # Who plays on for a player who resigns or runs out of time three times (both games have one).
@@ -380,7 +380,9 @@ def turn_timeout_apply(*, match_id: int) -> bool:
 
     After ``STRIKES_BEFORE_TAKEOVER`` strikes in a match a bot takes the seat for the rest of it.
     Returns False (writing nothing) unless the match's clock has really run out now — so duplicate
-    and late deliveries are harmless.
+    and late deliveries are harmless — and while a move to the match that has arrived is still to
+    be answered: a move is judged by when it arrived (:mod:`switchsite.serving.arrivals`), and the
+    sweep comes back once it has been.
     """
 
     def timeout() -> bool:
@@ -388,7 +390,11 @@ def turn_timeout_apply(*, match_id: int) -> bool:
         match, game = loaded.match, loaded.game
         deadline = match.turn_deadline
         mover = loaded.seat_to_move
-        if mover is None or deadline is None or timezone.now() < deadline:
+        now = timezone.now()
+        if mover is None or deadline is None or now < deadline:
+            return False
+        held_until = deadline + timedelta(seconds=arrivals.HELD_SECONDS)
+        if now < held_until and arrivals.moves_in_flight(match_id):
             return False
         seat = mover
         seat.strikes += 1

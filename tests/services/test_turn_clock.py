@@ -1,5 +1,6 @@
 """Turn clocks: a passed deadline plays the default action, counts a strike, and three strikes hand
-the seat to a bot; late and duplicate deliveries change nothing."""
+the seat to a bot; late and duplicate deliveries change nothing; a move that arrived before the
+deadline is judged by its arrival (tests/serving/test_arrivals.py has it through the server)."""
 
 from datetime import timedelta
 
@@ -9,6 +10,7 @@ from django.utils import timezone
 
 from games import services, tasks
 from games.models import FeedEvent, Match, MatchEvent, Seat
+from switchsite.serving import arrivals
 from tests.api.test_matches import LAYOUT
 from tests.conftest import seat_to_move, with_game_powers
 
@@ -76,6 +78,42 @@ def test_a_duplicate_delivery_changes_nothing(match):
 
     assert services.turn_timeout_apply(match_id=match.pk) is False
     assert Match.objects.get(pk=match.pk).version == version
+
+
+def test_a_move_that_arrived_before_the_deadline_holds_the_clock_until_it_is_applied(match):
+    match = expire(match)
+    arrivals.arrived(match.pk)  # the creator's 7H arrived in time, and waits for a thread
+
+    held = services.turn_timeout_apply(match_id=match.pk)
+    services.action_apply(
+        match_id=match.pk, user=match.created_by, action={"action": "play", "card": "7H"}
+    )
+    arrivals.answered(match.pk)
+
+    assert held is False
+    assert not MatchEvent.objects.filter(match=match, type="timeout").exists()
+    assert Seat.objects.get(match=match, index=0).strikes == 0
+    assert MatchEvent.objects.filter(match=match, type="play", seat=0).exists()
+
+
+def test_the_clock_strikes_once_the_move_in_flight_is_answered(match):
+    match = expire(match)
+    arrivals.arrived(match.pk)
+    arrivals.answered(match.pk)  # refused, say: the turn is still the creator's
+
+    assert services.turn_timeout_apply(match_id=match.pk) is True
+    assert Seat.objects.get(match=match, index=0).strikes == 1
+
+
+def test_a_move_in_flight_holds_the_clock_for_a_bounded_time(match):
+    """Neither a process that died with a move in flight nor a stream of posts stops a clock: a
+    move holds it ``arrivals.HELD_SECONDS`` past the deadline at most."""
+    past = timezone.now() - timedelta(seconds=arrivals.HELD_SECONDS + 1)
+    Match.objects.filter(pk=match.pk).update(turn_deadline=past)
+    arrivals.arrived(match.pk)
+
+    assert services.turn_timeout_apply(match_id=match.pk) is True
+    assert Seat.objects.get(match=match, index=0).strikes == 1
 
 
 def test_three_strikes_and_a_bot_takes_the_seat(match):
