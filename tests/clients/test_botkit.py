@@ -417,3 +417,34 @@ def test_the_kits_types_are_those_of_the_committed_schema(tmp_path):
     assert committed.read_text() == generated.read_text(), (
         f"{committed} is stale: run `make schema`"
     )
+
+
+@pytest.mark.parametrize(
+    ("route", "refusal"),
+    [
+        (("POST", "/challenges/3/accept/"), problem(409, "challenge_not_pending")),
+        (("GET", "/matches/7/"), problem(404, "not_found")),
+        (("GET", "/matches/7/"), httpx.Response(500, text="Internal Server Error")),
+    ],
+    ids=["challenge-gone", "match-gone", "server-fault"],
+)
+def test_a_refusal_about_one_match_or_challenge_is_logged_and_the_bot_goes_on(route, refusal):
+    service = FakeService()
+    challenge = {"id": 3, "status": "pending", "from": "ann", "ruleset": "switch"}
+    service.on("GET", "/challenges/3/", httpx.Response(200, json=challenge))
+    service.on("POST", MOVES, problem(503, "service_unavailable", retry_after=2))
+    service.on(route[0], route[1].removeprefix("/api/v1"), refusal)
+    played, cursor = runner(service), Cursor()
+
+    played.handle(feed_event(1, "challenge", match=None, challenge=3), cursor)
+    played.handle(your_turn(2, shedding_view(7, 4, [PLAY])), cursor)
+
+    assert len(service.sent("POST", MOVES)) == 1
+
+
+def test_a_refused_token_stops_the_bot():
+    service = FakeService()
+    service.on("POST", MOVES, problem(401, "authentication_failed"))
+
+    with pytest.raises(ApiError, match="authentication_failed"):
+        runner(service).handle(your_turn(2, shedding_view(7, 4, [PLAY])), Cursor())

@@ -12,6 +12,8 @@ once it is no longer the bot's turn. Without that read a refused move would wait
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -73,16 +75,20 @@ class Runner:
             for challenge in self.client.pending_challenges():
                 mine = [i for i in challenge["to"] if i["player"] == self.username]
                 if mine and mine[0]["answer"] is None:
-                    self.answer_challenge(challenge["id"])
+                    with going_on(f"challenge {challenge['id']}"):
+                        self.answer_challenge(challenge["id"])
         for summary in self.client.active_matches():
-            self.play(self.client.match(summary["id"]))
+            with going_on(f"match {summary['id']}"):
+                self.play(self.client.match(summary["id"]))
 
     def handle(self, event: FeedEvent, cursor: Cursor) -> None:
         kind, data = event["type"], cast(dict[str, Any], event["data"])
         if kind == "your_turn" and not cursor.is_history(event):
-            self.play(cast(View, data["view"]))
+            with going_on(f"match {data['match']}"):
+                self.play(cast(View, data["view"]))
         elif kind == "challenge" and self.accept_challenges and not cursor.is_history(event):
-            self.answer_challenge(int(data["challenge"]))
+            with going_on(f"challenge {data['challenge']}"):
+                self.answer_challenge(int(data["challenge"]))
         elif kind == "match_started":
             log.info("match %s started: seat %s", data["match"], data["seat"])
         elif kind == "match_end":
@@ -92,25 +98,19 @@ class Runner:
             log.info("match %s ended: %s", data["match"], outcome)
 
     def answer_challenge(self, challenge_id: int) -> None:
-        try:
-            challenge = self.client.challenge(challenge_id)
-            if challenge["status"] != "pending":
-                return
-            if self.bot.accepts(challenge):
-                log.info(
-                    "challenged by %s to %s: accepting", challenge["from"], challenge["ruleset"]
-                )
-                self.client.accept_challenge(challenge_id)
-            else:
-                log.info(
-                    "challenged by %s to %s: declining", challenge["from"], challenge["ruleset"]
-                )
-                self.client.decline_challenge(challenge_id)
-        except ApiError as error:  # answered elsewhere, cancelled, expired
-            log.info("challenge %s: %s", challenge_id, error)
+        challenge = self.client.challenge(challenge_id)
+        if challenge["status"] != "pending":
+            return
+        answer = "accepting" if self.bot.accepts(challenge) else "declining"
+        log.info("challenged by %s to %s: %s", challenge["from"], challenge["ruleset"], answer)
+        if answer == "accepting":
+            self.client.accept_challenge(challenge_id)
+        else:
+            self.client.decline_challenge(challenge_id)
 
     def play(self, view: View) -> None:
-        """One move for the bot's turn in ``view``'s match, until it is played or overtaken."""
+        """One move for the bot's turn in ``view``'s match, until it is played or overtaken; a
+        refusal that trying again cannot cure is raised."""
         match_id, attempt = view["id"], 0
         move: ActionRequest | None = None
         key = ""
@@ -133,8 +133,7 @@ class Runner:
                     move, key = self.fallback(view), new_key()
                     continue
                 if not error.transient:
-                    log.error("match %s v%s: %s", match_id, version, error)
-                    return
+                    raise  # for the caller: logged (going_on), or the end (401)
                 failure: ApiError | Unreachable = error
             except Unreachable as error:
                 failure = error
@@ -163,6 +162,18 @@ class Runner:
     @staticmethod
     def fallback(view: View) -> ActionRequest:
         return cast(ActionRequest, {**view["legal_moves"][0], "expected_version": view["version"]})
+
+
+@contextmanager
+def going_on(what: str) -> Iterator[None]:
+    """A refusal about one match or challenge (it ended, it is not the bot's, the server failed on
+    it) is logged, and the bot goes on with the rest; a refused token (401) stops it."""
+    try:
+        yield
+    except ApiError as error:
+        if error.status == 401:
+            raise
+        log.error("%s: %s", what, error)
 
 
 def describe(move: ActionRequest) -> str:
