@@ -76,6 +76,9 @@ class Match(models.Model):
         null=True, blank=True, verbose_name=_("turn seconds")
     )
     on_resign = models.CharField(max_length=10, default="bot", verbose_name=_("on resign"))
+    # A player who lets the clock run out this many times has a server bot take the seat (a
+    # ladder's matches allow two, so that a bot that stopped answering holds up no table).
+    strikes_allowed = models.PositiveSmallIntegerField(default=3, verbose_name=_("strikes allowed"))
     # Start by itself when its last seat is taken (a lobby match nobody has to start).
     auto_start = models.BooleanField(default=False, verbose_name=_("auto start"))
     # When it finishes, every seat's rating in its game is updated (a RatedResult, in the same

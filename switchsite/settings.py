@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "axes",
     "games",
     "tournaments",
+    "matchmaking",
     "play",
 ]
 
@@ -299,6 +300,20 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "games.tasks.purge_old_events",
         "schedule": RETENTION_SWEEP_SECONDS,
     },
+    # The ladders' scheduler: rounds are due every ladder's interval_seconds; a tick seats those
+    # that are due, each once however many ticks run (matchmaking.services.ladders).
+    "run-ladders": {
+        "task": "matchmaking.tasks.run_ladders",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+    },
+    "match-pool": {
+        "task": "matchmaking.tasks.match_pool",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+    },
+    "purge-matchmaking": {
+        "task": "matchmaking.tasks.purge_matchmaking",
+        "schedule": RETENTION_SWEEP_SECONDS,
+    },
     "purge-expired-idempotency-keys": {
         "task": "switchsite.tasks.purge_expired_idempotency_keys",
         "schedule": RETENTION_SWEEP_SECONDS,
@@ -358,6 +373,9 @@ REST_FRAMEWORK = {
         "registration": env.rate("THROTTLE_REGISTRATION_RATE", default="20/minute"),
         # Players' result reports, confirmations, disputes and self check-in, per caller.
         "reports": env.rate("THROTTLE_REPORTS_RATE", default="60/minute"),
+        # Joining and leaving ladders, entering and leaving quick play: each player's own count.
+        "ladder_membership": env.rate("THROTTLE_LADDER_RATE", default="10/minute"),
+        "pool": env.rate("THROTTLE_POOL_RATE", default="20/minute"),
     },
 }
 
@@ -374,6 +392,11 @@ USER_OPEN_MATCHES = env.integer("USER_OPEN_MATCHES", default=50, minimum=1)
 USER_BOT_SEATS = env.integer("USER_BOT_SEATS", default=16, minimum=0)
 STREAMS_PER_TOKEN = env.integer("STREAMS_PER_TOKEN", default=20, minimum=1)
 STREAMS_PER_ADDRESS = env.integer("STREAMS_PER_ADDRESS", default=50, minimum=1)
+
+# Quick play (POST /api/v1/pool/): how long an entry that accepts bots waits for people before
+# server bots fill its table, unless it asks for another wait; the turn clock of its matches.
+POOL_WAIT_SECONDS = env.integer("POOL_WAIT_SECONDS", default=30, minimum=0, maximum=3600)
+POOL_TURN_SECONDS = env.integer("POOL_TURN_SECONDS", default=60, minimum=5, maximum=86400)
 
 # Long polls and Server-Sent Events wait for a commit notification (switchsite.serving.notifier),
 # not a timer. A stream stays open as long as its client keeps it, sending a comment line after

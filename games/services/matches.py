@@ -69,6 +69,7 @@ def match_create(
     auto_start: bool = False,
     rated: bool = False,
     practice_seed: str | None = None,
+    strikes_allowed: int = STRIKES_BEFORE_TAKEOVER,
 ) -> Match:
     """A new match waiting for players.
 
@@ -77,7 +78,8 @@ def match_create(
     ``auto_start`` the match starts by itself when its last seat is taken; a ``rated`` match
     updates its seats' ratings when it finishes. A ``practice_seed`` (64 hex digits) makes a
     practice match: unrated, the creator against server bots on every other seat, its deals and
-    its bots' choices fixed by the seed.
+    its bots' choices fixed by the seed. After ``strikes_allowed`` timeouts a player's seat is
+    taken by a server bot.
     """
     info = catalog.find_ruleset(ruleset)
     game = catalog.new_game(ruleset, seats, options, deals=deals, target=target)
@@ -125,6 +127,7 @@ def match_create(
             auto_start=auto_start,
             rated=rated,
             practice_seed=practice_seed or "",
+            strikes_allowed=strikes_allowed,
         )
         Seat.objects.bulk_create(
             Seat(
@@ -378,7 +381,8 @@ def bot_turns_play(*, match_id: int, limit: int | None = None) -> tuple[int, boo
 def turn_timeout_apply(*, match_id: int) -> bool:
     """The turn clock ran out: play the default action for the seat to move and count a strike.
 
-    After ``STRIKES_BEFORE_TAKEOVER`` strikes in a match a bot takes the seat for the rest of it.
+    After the match's ``strikes_allowed`` strikes (``STRIKES_BEFORE_TAKEOVER`` unless it was made
+    with another number) a bot takes the seat for the rest of it.
     Returns False (writing nothing) unless the match's clock has really run out now — so duplicate
     and late deliveries are harmless — and while a move to the match that has arrived is still to
     be answered: a move is judged by when it arrived (:mod:`switchsite.serving.arrivals`), and the
@@ -403,7 +407,7 @@ def turn_timeout_apply(*, match_id: int) -> bool:
         events = [protocol.Event("timeout", seat.index, {"strikes": seat.strikes})]
         for _, defaults in turn_defaults(game):
             events += defaults
-        if seat.strikes >= STRIKES_BEFORE_TAKEOVER and not seat.is_bot:
+        if seat.strikes >= match.strikes_allowed and not seat.is_bot:
             seat.bot_strategy = REPLACEMENT_BOT
             change.seat_changed(seat, "bot_strategy")
             events.append(protocol.Event("bot_takeover", seat.index, {"strategy": REPLACEMENT_BOT}))
