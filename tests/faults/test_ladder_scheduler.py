@@ -46,9 +46,7 @@ def test_two_beats_seat_a_round_once_and_silent_bots_hold_up_no_table(
     wait_until(lambda: LadderTable.objects.filter(match__isnull=False).count() == 2, 60, "seated")
     matches = Match.objects.filter(ladder_table__ladder=ladder)
     # three silent bots at tables of two: one table of two, one with a gatekeeper
-    wait_until(
-        lambda: not Membership.objects.filter(active=True).exists(), 60, "all made inactive"
-    )
+    wait_until(lambda: not Membership.objects.filter(active=True).exists(), 60, "all made inactive")
     taken = Seat.objects.filter(match__in=matches, player__in=silent)
     assert {(seat.strikes, seat.bot_strategy) for seat in taken} == {(2, "heuristic")}
     wait_until(

@@ -316,6 +316,34 @@ class JoinRequest(TypedDict):
     seat: NotRequired[int | None]
 
 
+class Ladder(TypedDict):
+    id: int
+    ruleset: str
+    game: str
+    seats: int
+    interval_seconds: int
+    turn_seconds: int
+    members: int
+    online: int
+    rounds: int
+    next_round_at: str
+    created_at: str
+
+
+class LadderCreateRequest(TypedDict):
+    ruleset: str
+    seats: int
+    interval_seconds: int
+    turn_seconds: NotRequired[int]
+
+
+class LadderPage(TypedDict):
+    results: list[Ladder]
+    count: int
+    next: str | None
+    previous: str | None
+
+
 LanguageEnum: TypeAlias = Literal["en", "fr"]
 
 
@@ -371,6 +399,13 @@ class MatchSummary(TypedDict):
     created_by: str
     created_by_bot_account: bool
     created_at: str
+
+
+class Membership(TypedDict):
+    ladder: int
+    player: str
+    active: bool
+    joined_at: str
 
 
 MoveActionActionEnum: TypeAlias = Literal["move"]
@@ -494,6 +529,17 @@ class PlayerPage(TypedDict):
     created_at: str
     ratings: GameRatings
     matches: Played
+
+
+class PoolEnterRequest(TypedDict):
+    ruleset: str
+    seats: int
+    rated: NotRequired[bool]
+    bots_ok: NotRequired[bool]
+    wait_seconds: NotRequired[int | None]
+
+
+PoolEntryStatusEnum: TypeAlias = Literal["waiting", "matched", "left"]
 
 
 class Problem(TypedDict):
@@ -723,6 +769,24 @@ SkipEventTypeEnum: TypeAlias = Literal["skip"]
 
 
 SourceEnum: TypeAlias = Literal["played", "entered", "forfeited"]
+
+
+class Standing(TypedDict):
+    player: str
+    bot: bool
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    active: bool
+    last_match: int | None
+
+
+class StandingsPage(TypedDict):
+    results: list[Standing]
+    count: int
+    next: str | None
+    previous: str | None
 
 
 SuitEnum: TypeAlias = Literal["C", "D", "H", "S"]
@@ -1211,6 +1275,18 @@ class PlayerLeftFeedEvent(TypedDict):
     type: PlayerLeftFeedEventTypeEnum
     match: int | None
     data: PlayerLeftFeedData
+
+
+class PoolEntry(TypedDict):
+    id: int
+    status: PoolEntryStatusEnum
+    ruleset: str
+    seats: int
+    rated: bool
+    bots_ok: bool
+    wait_seconds: int
+    match: int | None
+    created_at: str
 
 
 class ProposeEndAction(TypedDict):
