@@ -12,6 +12,8 @@
   ``-Remaining`` and ``-Reset`` (:mod:`switchsite.api.throttling`).
 - :class:`Locale`: Django's ``LocaleMiddleware`` (the language of the request; ``Content-Language``
   and ``Vary: Accept-Language`` on the answer), its hooks in the event loop.
+- :class:`ContentSecurityPolicy`: django-csp's header on every answer (the policy in the settings),
+  its hooks in the event loop.
 - :class:`HooksInline`: for the waiting views, which Django serves through the async chain, the
   hooks of the middleware above run in the event loop instead of a thread each.
 """
@@ -22,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from csp.middleware import CSPMiddleware
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.middleware.locale import LocaleMiddleware
@@ -118,6 +121,11 @@ class Locale(HooksInline, LocaleMiddleware):
     """The language of each request: the switcher's cookie, else ``Accept-Language``, else
     ``LANGUAGE_CODE``. Its hooks only compute (a cookie, a header, the URLconf's patterns), and the
     active language lives in a context variable, so they run in the event loop like the others."""
+
+
+class ContentSecurityPolicy(HooksInline, CSPMiddleware):
+    """django-csp's middleware. Its hooks only compute (a lazy nonce on the request, the header
+    built from the settings and the view's own changes), so they run in the event loop too."""
 
 
 class DatabaseUnavailable(MiddlewareMixin):

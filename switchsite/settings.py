@@ -12,6 +12,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from csp.constants import NONCE, NONE, SELF
+
 from switchsite.encoding import JSON_OPTIONS
 from switchsite.environment import Environment
 
@@ -77,6 +79,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "csp",  # its system checks (a setting of django-csp 3's format is an error)
     "games",
     "tournaments",
     "matchmaking",
@@ -88,6 +91,7 @@ MIDDLEWARE = [
     "switchsite.middleware.DebugPagesAsProblems",
     "switchsite.middleware.DatabaseUnavailable",
     "django.middleware.security.SecurityMiddleware",
+    "switchsite.middleware.ContentSecurityPolicy",  # django-csp, its hooks in the event loop
     "switchsite.middleware.StaticFiles",  # WhiteNoise, async-capable
     "switchsite.middleware.OptionalTrailingSlash",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -100,6 +104,24 @@ MIDDLEWARE = [
     # Last, as django-axes asks: a login refused for too many failures answers 429 (switchsite.logins).
     "axes.middleware.AxesMiddleware",
 ]
+
+# Every answer's Content-Security-Policy (django-csp): everything from this server, nothing from
+# another origin, no inline script or style but those a page marks with the request's nonce
+# (CSP_NONCE in templates; the header names it only when a page used it), no plugins, no <base>,
+# forms posted here only, never framed. A page that needs more says so where it is served
+# (the API's Redoc page, switchsite/urls.py). docs/operations.md, "Content-Security-Policy".
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # Paths without their trailing slash are served, not redirected (switchsite.middleware).
 APPEND_SLASH = False
@@ -118,6 +140,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "csp.context_processors.nonce",  # CSP_NONCE, for a page's inline <style>
             ],
         },
     },

@@ -264,4 +264,4 @@ class TableResultForm(forms.Form):
 
 
 def _small_number() -> forms.NumberInput:
-    return forms.NumberInput(attrs={"min": 0, "style": "width: 5em"})
+    return forms.NumberInput(attrs={"min": 0, "class": "small-number"})

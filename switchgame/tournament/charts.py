@@ -5,7 +5,9 @@ outscored (docs/rules.md §5) added up or averaged over the rounds so far, as th
 — on a scale from 0 to ``top`` (1 for averages, the most rounds' worth for sums), so the line on
 top at the right is the leader. End labels are spread apart so they never overlap, with a thin leader line back to the
 point they name. Standard library only: no JavaScript, the same picture in any browser and in a
-printout. Names are escaped here, so the result is safe to embed in HTML.
+printout. Names are escaped here, so the result is safe to embed in HTML. No style attribute (the
+pages' Content-Security-Policy refuses them): its class, ``score-chart``, keeps it at most
+``WIDTH`` pixels wide (tournaments/static/tournaments/print.css).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def score_chart_svg(
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height:.0f}" '
-        f'width="100%" style="max-width:{WIDTH}px" role="img" '
+        f'width="100%" class="score-chart" role="img" '
         f'aria-label="{escape(title)}" font-size="11" font-family="sans-serif">'
     ]
     for level in (top * step / (GRID_LINES - 1) for step in range(GRID_LINES)):

@@ -8,6 +8,10 @@ browser of its own. Without Chromium the tests skip on a developer's machine and
 its own: this machine's network is closed, and background networking floods refused connections.
 
 Screenshots go to ``.artifacts/browser/`` (git-ignored): CI keeps them as artefacts.
+
+What the pages' Content-Security-Policy refuses, Chromium reports to the page (the
+``securitypolicyviolation`` event): the contexts of ``page`` and ``play_contexts`` pass each report
+to :class:`PolicyViolations`, and a test whose pages were refused anything fails.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -66,10 +71,62 @@ def browser() -> Iterator[Browser]:
             launched.close()
 
 
+# Run in every document before its own scripts (Playwright's init scripts are not subject to the
+# page's policy): each violation the browser reports goes to the test.
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.reportPolicyViolation(
+    `${event.effectiveDirective} refused ${event.blockedURI || "?"}`
+      + ` (${event.sourceFile || "the page"}:${event.lineNumber}) ${event.sample}`.trimEnd());
+});
+"""
+
+
+class PolicyViolations:
+    """What Chromium refused on the pages of the contexts watched, each with the page's address."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.expected: list[str] = []
+
+    def expect(self, violation: str) -> None:
+        """A refusal the test asks for (the policy at work, not a page it breaks): it must be
+        seen, and is not counted against the page."""
+        self.expected.append(violation)
+
+    def unexpected(self) -> list[str]:
+        return [seen for seen in self.seen if not any(e in seen for e in self.expected)]
+
+    def missing(self) -> list[str]:
+        return [e for e in self.expected if not any(e in seen for seen in self.seen)]
+
+    def watch(self, context: BrowserContext) -> BrowserContext:
+        context.expose_binding("reportPolicyViolation", self._report)
+        context.add_init_script(REPORT_VIOLATIONS)
+        return context
+
+    def _report(self, source: dict[str, Any], violation: str) -> None:
+        self.seen.append(f"{source['frame'].url}: {violation}")
+
+
 @pytest.fixture
-def page(browser: Browser, live_server) -> Iterator[Page]:
-    """A fresh browser context (no cookies) at desktop size, its base URL the live server."""
-    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
+def policy_violations() -> Iterator[PolicyViolations]:
+    """The test fails if any page of a context it watches was refused anything by the policy."""
+    violations = PolicyViolations()
+    yield violations
+    assert not violations.unexpected(), "\n".join(
+        ["Content-Security-Policy violations:", *violations.unexpected()]
+    )
+    assert not violations.missing(), f"refusals expected, not seen: {violations.missing()}"
+
+
+@pytest.fixture
+def page(browser: Browser, live_server, policy_violations: PolicyViolations) -> Iterator[Page]:
+    """A fresh browser context (no cookies) at desktop size, its base URL the live server; a
+    Content-Security-Policy violation on any of its pages fails the test."""
+    context = policy_violations.watch(
+        browser.new_context(viewport=DESKTOP, base_url=live_server.url)
+    )
     context.set_default_timeout(10_000)
     opened = context.new_page()
     yield opened
@@ -167,10 +224,15 @@ def _end_sessions_opened_since(before: set[int]) -> None:
 
 
 @pytest.fixture
-def play_contexts(browser: Browser, asgi_server: str) -> Iterator[list[BrowserContext]]:
+def play_contexts(
+    browser: Browser, asgi_server: str, policy_violations: PolicyViolations
+) -> Iterator[list[BrowserContext]]:
     """Three browsers' worth of laptop-sized contexts (nothing shared between them) on the
-    in-process server, for the web client's tests."""
-    made = [browser.new_context(viewport=LAPTOP, base_url=asgi_server) for _ in range(3)]
+    in-process server, for the web client's tests; watched for policy violations."""
+    made = [
+        policy_violations.watch(browser.new_context(viewport=LAPTOP, base_url=asgi_server))
+        for _ in range(3)
+    ]
     for context in made:
         context.set_default_timeout(15_000)
     yield made

@@ -2,7 +2,8 @@
 each game, its end, its replay, watching, a player's page, a seat link, the public pages, the
 projector, a series, the desk's pages and the admin. On each, no sentence of the English catalogue
 and no English word shows — names, card codes, addresses and what is marked as English (the
-switcher's "English") aside.
+switcher's "English") aside — and the Content-Security-Policy refuses nothing (the
+``policy_violations`` fixture).
 
 One server and one Chromium for all of it (CI's budget): the pages are visited in one test. A
 second, on the same Chromium, runs a director's evening in French by clicks, from the new
@@ -23,7 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from games import selectors as game_selectors
 from games import services as games
 from games.models import Match
-from tests.browser.conftest import ARTIFACTS, LAPTOP, screenshot
+from tests.browser.conftest import ARTIFACTS, LAPTOP, PolicyViolations, screenshot
 from tests.browser.play import PASSWORD, account, finished_match, online_tournament
 from tests.browser.test_tournament_pages import GUESTS, club_night
 from tournaments import selectors
@@ -132,9 +133,14 @@ NAMES = [
 
 
 @pytest.fixture
-def french(browser: Browser, asgi_server: str) -> Iterator[BrowserContext]:
-    """A French browser (Accept-Language and navigator.language) on the in-process server."""
-    context = browser.new_context(viewport=LAPTOP, base_url=asgi_server, locale="fr-FR")
+def french(
+    browser: Browser, asgi_server: str, policy_violations: PolicyViolations
+) -> Iterator[BrowserContext]:
+    """A French browser (Accept-Language and navigator.language) on the in-process server;
+    watched for Content-Security-Policy violations, as every kind of page is visited here."""
+    context = policy_violations.watch(
+        browser.new_context(viewport=LAPTOP, base_url=asgi_server, locale="fr-FR")
+    )
     context.set_default_timeout(15_000)
     yield context
     context.close()
@@ -173,7 +179,7 @@ def online_evening(director) -> tuple[Tournament, str]:
 
 
 def test_every_kind_of_page_is_french_with_no_english_left(
-    browser: Browser, asgi_server: str, french: BrowserContext
+    browser: Browser, asgi_server: str, french: BrowserContext, policy_violations: PolicyViolations
 ):
     amelie, bruno = account("amelie"), account("bruno")
     director = account("directrice", is_staff=True)
@@ -225,7 +231,9 @@ def test_every_kind_of_page_is_french_with_no_english_left(
     pages.read(page, "player")
 
     # A guest's seat link, in a browser of its own.
-    guest = browser.new_context(viewport=LAPTOP, base_url=asgi_server, locale="fr-FR")
+    guest = policy_violations.watch(
+        browser.new_context(viewport=LAPTOP, base_url=asgi_server, locale="fr-FR")
+    )
     guest.set_default_timeout(15_000)
     guest_page = guest.new_page()
     guest_page.goto(seat_link)
@@ -289,7 +297,9 @@ def guest_turn_comes(tournament: Tournament, name: str) -> bool:
     return view["to_move"] == view["you"]["seat"] or all(seat.bot_strategy for seat in others)
 
 
-def test_a_directors_evening_in_french(browser: Browser, asgi_server: str, french: BrowserContext):
+def test_a_directors_evening_in_french(
+    browser: Browser, asgi_server: str, french: BrowserContext, policy_violations: PolicyViolations
+):
     """Issue 37's evening, by clicks on the French desk: create an online tournament, register
     guests, members and bots in one step, seat round 1, print the guests' seat cards, a guest
     plays from a card's link, the desk enters each table's result and corrects one, then the
@@ -348,7 +358,7 @@ def test_a_directors_evening_in_french(browser: Browser, asgi_server: str, frenc
     link = cards.filter(has_text="Gisèle").locator(".seat-url").inner_text()
 
     # Gisèle plays from her card's link, in a browser of her own.
-    guest = browser.new_context(viewport=LAPTOP, locale="fr-FR")
+    guest = policy_violations.watch(browser.new_context(viewport=LAPTOP, locale="fr-FR"))
     guest.set_default_timeout(15_000)
     table = guest.new_page()
     table.goto(link)

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 from games import selectors
 from games.services import matches, pipeline
-from tests.browser.conftest import LAPTOP, PHONE, screenshot
+from tests.browser.conftest import LAPTOP, PHONE, PolicyViolations, screenshot
 from tests.browser.play import (
     abbott_choice,
     create_match,
@@ -35,10 +35,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def offline_page(browser: Browser, asgi_server: str) -> Iterator[Page]:
+def offline_page(
+    browser: Browser, asgi_server: str, policy_violations: PolicyViolations
+) -> Iterator[Page]:
     """A laptop-sized page on the in-process server that may reach nothing else: every request
-    to another host is refused, and remembered in ``page.elsewhere``."""
-    context = browser.new_context(viewport=LAPTOP, base_url=asgi_server)
+    to another host is refused, and remembered in ``page.elsewhere``; watched for policy
+    violations."""
+    context = policy_violations.watch(browser.new_context(viewport=LAPTOP, base_url=asgi_server))
     context.set_default_timeout(15_000)
     elsewhere: list[str] = []
     local = urlsplit(asgi_server).netloc

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import LAPTOP, PHONE, screenshot
+from tests.browser.conftest import LAPTOP, PHONE, PolicyViolations, screenshot
 from tests.browser.test_tournament_pages import GUESTS, club_night, first_table_won
 from tournaments import services
 from tournaments.models import TableSeat
@@ -19,8 +19,10 @@ from tournaments.models import TableSeat
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def opened(browser: Browser, base_url: str, path: str, viewport) -> Page:
-    context = browser.new_context(viewport=viewport, base_url=base_url)
+def opened(
+    browser: Browser, base_url: str, path: str, viewport, violations: PolicyViolations
+) -> Page:
+    context = violations.watch(browser.new_context(viewport=viewport, base_url=base_url))
     context.set_default_timeout(15_000)
     page = context.new_page()
     page.goto(path)
@@ -30,14 +32,16 @@ def opened(browser: Browser, base_url: str, path: str, viewport) -> Page:
 
 
 def test_the_screen_and_the_phone_page_update_themselves_when_a_result_is_recorded(
-    browser: Browser, asgi_server: str
+    browser: Browser, asgi_server: str, policy_violations: PolicyViolations
 ):
     tournament = club_night()
     services.round_clock(
         tournament_id=tournament.pk, round_number=1, user=tournament.created_by, minutes=40
     )
-    screen = opened(browser, asgi_server, f"/tournaments/{tournament.pk}/screen/", LAPTOP)
-    phone = opened(browser, asgi_server, f"/tournaments/{tournament.pk}/", PHONE)
+    screen = opened(
+        browser, asgi_server, f"/tournaments/{tournament.pk}/screen/", LAPTOP, policy_violations
+    )
+    phone = opened(browser, asgi_server, f"/tournaments/{tournament.pk}/", PHONE, policy_violations)
     expect(screen.locator("[data-table]")).to_have_count(2)
     expect(screen.locator("[data-table='1'] .total")).to_have_count(0)
     clock = screen.locator(".clock")
@@ -70,7 +74,7 @@ def test_the_screen_and_the_phone_page_update_themselves_when_a_result_is_record
 
 
 def test_the_series_page_updates_itself_when_a_result_is_recorded(
-    browser: Browser, asgi_server: str
+    browser: Browser, asgi_server: str, policy_violations: PolicyViolations
 ):
     tournament = club_night()
     series = services.series_create(
@@ -79,7 +83,9 @@ def test_the_series_page_updates_itself_when_a_result_is_recorded(
         tournament_ids=[tournament.pk],
         public=True,
     )
-    phone = opened(browser, asgi_server, f"/tournaments/series/{series.pk}/", PHONE)
+    phone = opened(
+        browser, asgi_server, f"/tournaments/series/{series.pk}/", PHONE, policy_violations
+    )
     standings = phone.locator("#series-standings tbody tr")
     expect(standings).to_have_count(0)  # nobody has played yet
 

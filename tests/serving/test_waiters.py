@@ -422,6 +422,7 @@ OWN_MIDDLEWARE = (
     "DebugPagesAsProblems.",
     "OptionalTrailingSlash.",
     "LocaleMiddleware.",
+    "CSPMiddleware.",
 )
 
 
