@@ -48,13 +48,14 @@ class LadderListView(APIView):
         data = parsed(s.LadderCreateSerializer, request.data)
         ladder = services.ladder_create(user=request.user, **data)
         summary = selectors.ladder_summary(selectors.ladder_get(ladder_id=ladder.pk))
-        return Response(summary, status=201)
+        return Response(s.LadderSerializer(summary).data, status=201)
 
 
 class LadderDetailView(APIView):
     @extend_schema(responses={200: s.LadderSerializer, **problems(401, 404)}, summary="One ladder")
     def get(self, request: AuthenticatedRequest, ladder_id: int) -> Response:
-        return Response(selectors.ladder_summary(selectors.ladder_get(ladder_id=ladder_id)))
+        summary = selectors.ladder_summary(selectors.ladder_get(ladder_id=ladder_id))
+        return Response(s.LadderSerializer(summary).data)
 
 
 class LadderJoinView(APIView):
@@ -69,14 +70,13 @@ class LadderJoinView(APIView):
     @idempotent
     def post(self, request: AuthenticatedRequest, ladder_id: int) -> Response:
         membership = services.ladder_join(ladder_id=ladder_id, user=request.user)
-        return Response(
-            {
-                "ladder": membership.ladder_id,
-                "player": request.user.get_username(),
-                "active": membership.active,
-                "joined_at": membership.joined_at,
-            }
-        )
+        joined = {
+            "ladder": membership.ladder_id,
+            "player": request.user.get_username(),
+            "active": membership.active,
+            "joined_at": membership.joined_at,
+        }
+        return Response(s.MembershipSerializer(joined).data)
 
 
 class LadderLeaveView(APIView):
@@ -117,7 +117,7 @@ class PoolView(APIView):
         data = parsed(s.PoolEnterSerializer, request.data)
         entry = services.pool_enter(user=request.user, **data)
         entry.refresh_from_db()  # matched at once when the others were waiting (no broker)
-        return Response(selectors.pool_entry_summary(entry), status=202)
+        return Response(s.PoolEntrySerializer(selectors.pool_entry_summary(entry)).data, status=202)
 
 
 class PoolEntryView(APIView):
@@ -133,7 +133,7 @@ class PoolEntryView(APIView):
     )
     def get(self, request: AuthenticatedRequest, entry_id: int) -> Response:
         entry = services.pool_entry_get(entry_id=entry_id, user=request.user)
-        return Response(selectors.pool_entry_summary(entry))
+        return Response(s.PoolEntrySerializer(selectors.pool_entry_summary(entry)).data)
 
     @extend_schema(
         responses={204: None, **problems(401, 404, 409, 429)},

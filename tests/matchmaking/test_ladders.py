@@ -199,3 +199,13 @@ def test_old_tables_go_with_the_retention_sweep(make_ladder, make_bot, settings)
     assert services.matchmaking_purge(now=later) == (1, 0)
     assert not LadderTable.objects.exists()
     assert Match.objects.count() == 1, "the match stays"
+
+
+def test_a_join_repeated_with_its_idempotency_key_is_answered_alike(make_ladder, make_bot) -> None:
+    ladder, robo = make_ladder(), make_bot("robo")
+
+    first = robo.post(f"/api/v1/ladders/{ladder.pk}/join/", HTTP_IDEMPOTENCY_KEY="join-1")
+    again = robo.post(f"/api/v1/ladders/{ladder.pk}/join/", HTTP_IDEMPOTENCY_KEY="join-1")
+
+    assert first.status_code == again.status_code == 200
+    assert first.json() == again.json()

@@ -110,3 +110,12 @@ def test_ended_entries_go_a_day_later(alice) -> None:
 
     assert services.matchmaking_purge(now=timezone.now() + timedelta(hours=25)) == (0, 1)
     assert not PoolEntry.objects.exists()
+
+
+def test_an_entry_posted_twice_with_one_idempotency_key_waits_once(alice) -> None:
+    first = alice.post("/api/v1/pool/", GAME, HTTP_IDEMPOTENCY_KEY="play-now-1")
+    again = alice.post("/api/v1/pool/", GAME, HTTP_IDEMPOTENCY_KEY="play-now-1")
+
+    assert first.status_code == again.status_code == 202
+    assert first.json() == again.json()
+    assert PoolEntry.objects.count() == 1
