@@ -9,5 +9,6 @@ urlpatterns = [
     path("matches/<id:match_id>/", views.table, name="play-table"),
     path("matches/<id:match_id>/replay/", views.replay, name="play-replay"),
     path("players/<str:username>/", views.player, name="play-player"),
+    path("ladders/", views.ladders, name="play-ladders"),
     path("seat/<str:secret>/", views.seat, name="play-seat"),
 ]

@@ -80,6 +80,10 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
+def ladders(request: HttpRequest) -> HttpResponse:
+    return _page(request, module="ladders", root="ladders", title=_("Ladders"))
+
+
 def seat(request: HttpRequest, secret: str) -> HttpResponse:
     response = _page(
         request, module="seat", root="seat", title=_("Your table"), secret_address=True

@@ -46,6 +46,7 @@ urlpatterns = [
         name="redoc",
     ),
     path("tournaments/", include("tournaments.urls")),
+    path("ladders/", include("matchmaking.urls")),
     path("play/", include("play.urls")),
     # The switcher's form posts here; the choice is kept in the language cookie.
     path("i18n/setlang/", set_language, name="set_language"),

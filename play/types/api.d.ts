@@ -27,3 +27,7 @@ export type Player = Schemas["Player"];
 export type TournamentSummary = Schemas["TournamentSummary"];
 export type Tournament = Schemas["Tournament"];
 export type PlayerPage = Schemas["PlayerPage"];
+export type Ladder = Schemas["Ladder"];
+export type Standing = Schemas["Standing"];
+export type PoolEntry = Schemas["PoolEntry"];
+export type PoolEnter = Schemas["PoolEnterRequest"];

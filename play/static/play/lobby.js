@@ -1,13 +1,14 @@
 // The lobby at /play/: sign in or up; then your matches, challenges sent and received, open
 // matches to join, matches being played to watch (each once: a tournament's table under its
-// tournament), and the form that creates a match (against bots, with open seats, or as a
-// challenge). It stays current without a reload: the lobby's stream says when the lists changed,
+// tournament), "Play now" (quick play), and the form that creates a match (against bots, with
+// open seats, or as a challenge). It stays current without a reload: the lobby's stream says when the lists changed,
 // the player's feed brings challenges and news of their own matches.
 
 import { ApiError, forgetSession } from "./api.js";
 import { counted, gettext, interpolate, ngettext } from "./i18n.js";
 import { beingPlayed, matchLine, noticeText, statusWords, tournamentTables } from "./lobbystate.js";
 import { createMatchForm } from "./matchform.js";
+import { createQuickPlay } from "./quickplay.js";
 import { byId, whenSignedIn } from "./signin.js";
 import { follow, followFeed } from "./sse.js";
 import { h, render } from "./vendor/preact.mjs";
@@ -47,6 +48,7 @@ function lobby({ api, username }) {
   /** @type {Set<number>} matches whose "your turn" is on the notices already */
   const noticed = new Set();
   const form = createMatchForm(api, username, draw);
+  const quick = createQuickPlay(api, draw);
 
   /** @param {unknown} failure */
   function say(failure) {
@@ -285,6 +287,8 @@ function lobby({ api, username }) {
             " ",
             h("a", { href: `/play/players/${encodeURIComponent(username)}/` }, gettext("Your page")),
             " ",
+            h("a", { href: "/play/ladders/" }, gettext("Ladders")),
+            " ",
             h(
               "button",
               {
@@ -348,6 +352,7 @@ function lobby({ api, username }) {
             gettext("Open matches"),
             list(open, gettext("No match is waiting for players."), openLine),
           ),
+          section("quick-title", gettext("Play now"), quick.view(), "quick-play"),
           section("new-title", gettext("New match"), form.view(), "new-match"),
           section(
             "watch-title",
@@ -367,6 +372,9 @@ function lobby({ api, username }) {
 
   const feed = followFeed(api, (event) => {
     notice(event);
+    if (event.type === "match_started") {
+      quick.matchStarted(); // perhaps quick play's: its entry says
+    }
     if (event.type !== "your_turn") {
       read([readMine, readChallenges]);
     }
