@@ -51,3 +51,8 @@ class PooledRedisCache(RedisCache):
             if key not in _clients:
                 _clients[key] = _SharedClient(self._client_servers, **self._client_options)
             return _clients[key]
+
+    def redis_client(self) -> Any:
+        """The redis-py client of this cache's pool, for what the cache's API cannot say (the
+        streams' leases: switchsite.serving.streamcaps)."""
+        return self._cache.get_client(write=True)

@@ -410,11 +410,14 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.integer(
 # Fair shares (docs/operations.md, "Fair shares"): how much of the service one user may hold at
 # once. Matches a user has created that are waiting or being played (the API's POST /matches/);
 # server-bot seats in them; streams open per token, and per address for anonymous live pages (a
-# club's phones behind one address), each counted per web process.
+# club's phones behind one address), counted across every web process and host where there is
+# Redis (switchsite.serving.streamcaps: a stream's place is a lease in Redis, renewed while it is
+# open; a killed process's places come free within STREAM_LEASE_SECONDS).
 USER_OPEN_MATCHES = env.integer("USER_OPEN_MATCHES", default=50, minimum=1)
 USER_BOT_SEATS = env.integer("USER_BOT_SEATS", default=16, minimum=0)
 STREAMS_PER_TOKEN = env.integer("STREAMS_PER_TOKEN", default=20, minimum=1)
 STREAMS_PER_ADDRESS = env.integer("STREAMS_PER_ADDRESS", default=50, minimum=1)
+STREAM_LEASE_SECONDS = env.integer("STREAM_LEASE_SECONDS", default=60, minimum=3)
 
 # Quick play (POST /api/v1/pool/): how long an entry that accepts bots waits for people before
 # server bots fill its table, unless it asks for another wait; the turn clock of its matches.

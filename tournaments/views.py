@@ -96,14 +96,14 @@ async def live_events(request: HttpRequest, tournament_id: int) -> HttpResponseB
     """The pages' ``changed`` events (Server-Sent Events) after the revision they were drawn at."""
     user = await request.auser()
     await run_sync(_shown, tournament_id, viewer=user)
-    return _event_stream(request, user, live.stream(tournament_id, _after(request)))
+    return await _event_stream(request, user, live.stream(tournament_id, _after(request)))
 
 
 async def series_live_events(request: HttpRequest, series_id: int) -> HttpResponseBase:
     """The series page's ``changed`` events: a write to any of its tournaments."""
     user = await request.auser()
     tournament_ids = await run_sync(_series_tournament_ids, series_id, viewer=user)
-    return _event_stream(
+    return await _event_stream(
         request, user, live.series_stream(series_id, tournament_ids, _after(request))
     )
 
@@ -117,14 +117,14 @@ def _after(request: HttpRequest) -> int:
     return after
 
 
-def _event_stream(
+async def _event_stream(
     request: HttpRequest, viewer: User | AnonymousUser, events: AsyncIterator[str]
 ) -> HttpResponseBase:
     """The stream, counted against the viewer's ``STREAMS_PER_ADDRESS`` (an anonymous viewer's
     address, a signed-in one's account) while open; beyond it, 429."""
     holder = f"user:{viewer.pk}" if viewer.is_authenticated else streamcaps.address_holder(request)
     try:
-        end = streamcaps.open_streams.hold(
+        end = await streamcaps.open_streams.hold(
             holder, settings.STREAMS_PER_ADDRESS, "STREAMS_PER_ADDRESS"
         )
     except TooManyStreams as refused:

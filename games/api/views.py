@@ -437,12 +437,14 @@ def _revoked(request: Request) -> notifier.Topic | None:
     return notifier.revoked_topic(request.auth.pk) if request.auth is not None else None
 
 
-def _stream_response(
+async def _stream_response(
     request: Request, events: AsyncIterator[str], of_incarnation: str | None = None
 ) -> StreamingHttpResponse:
     """The stream, counted against its token's ``STREAMS_PER_TOKEN`` (429 beyond it) while open."""
     holder = f"token:{request.auth.pk}" if request.auth is not None else f"user:{request.user.pk}"
-    end = streamcaps.open_streams.hold(holder, settings.STREAMS_PER_TOKEN, "STREAMS_PER_TOKEN")
+    end = await streamcaps.open_streams.hold(
+        holder, settings.STREAMS_PER_TOKEN, "STREAMS_PER_TOKEN"
+    )
     response = streamcaps.counted(
         StreamingHttpResponse(events, content_type="text/event-stream"), end
     )
@@ -488,7 +490,7 @@ class MatchStreamView(SeatLinkOwnSeat, StreamView):
             ends_with=_revoked(request),
             present=request.user.pk,
         )
-        return _stream_response(request, events, of_incarnation)
+        return await _stream_response(request, events, of_incarnation)
 
 
 class FeedStreamView(SeatLinkOwnFeed, StreamView):
@@ -521,7 +523,7 @@ class FeedStreamView(SeatLinkOwnFeed, StreamView):
             ends_with=_revoked(request),
             present=request.user.pk,
         )
-        return _stream_response(request, events, of_incarnation)
+        return await _stream_response(request, events, of_incarnation)
 
 
 class LobbyStreamView(StreamView):
@@ -534,7 +536,7 @@ class LobbyStreamView(StreamView):
         events = waiting.change_stream(
             [notifier.lobby_topic()], _resume_point(request), ends_with=_revoked(request)
         )
-        return _stream_response(request, events)  # no history, so no incarnation to check
+        return await _stream_response(request, events)  # no history, so no incarnation to check
 
 
 # --- challenges --------------------------------------------------------------------------------

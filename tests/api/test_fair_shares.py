@@ -90,3 +90,21 @@ def test_an_address_has_at_most_streams_per_address_anonymous_live_pages(setting
     assert refused.status_code == 429
     assert refused.json()["limit"] == "STREAMS_PER_ADDRESS"
     assert client.get(live, REMOTE_ADDR="198.51.100.1").status_code == 200  # another address
+
+
+def test_while_redis_is_unreachable_each_process_counts_its_own_streams(settings, alice, caplog):
+    """The cap is a protection, not a reason to refuse service (switchsite.serving.streamcaps)."""
+    settings.STREAMS_PER_TOKEN = 1
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "switchsite.cache.PooledRedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+    assert alice.get("/api/v1/players/me/stream/").status_code == 200
+
+    refused = alice.get("/api/v1/players/me/stream/")
+
+    assert_problem(refused, 429, "too_many_streams")
+    assert "counted in this process only: Redis is unreachable" in caplog.text

@@ -28,9 +28,11 @@ from benchmarks.shape import PLAIN_HTTP, free_port
 from games import selectors, services
 from switchsite import asyncdb
 from tests.conftest import IN_CI
+from tests.faults import conftest as faults
 from tests.faults.conftest import database_url
 
 T = TypeVar("T")
+private_redis = faults.private_redis  # a Redis of the test's own (the streams' leases)
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 60
 

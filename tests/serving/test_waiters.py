@@ -110,11 +110,12 @@ async def until(condition: Callable[[], bool], timeout: float = 10) -> None:
 
 
 def other_threads() -> set[int]:
-    """Threads other than the read threads' (whose number is fixed by EVENT_READ_THREADS)."""
+    """Threads other than the read threads' (whose number is fixed by EVENT_READ_THREADS) and the
+    one of a process that renews its streams' leases (switchsite.serving.streamcaps)."""
     return {
         t.ident
         for t in threading.enumerate()
-        if t.ident is not None and not t.name.startswith("db-read")
+        if t.ident is not None and not t.name.startswith(("db-read", "stream-leases"))
     }
 
 
