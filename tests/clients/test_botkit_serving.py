@@ -1,7 +1,8 @@
 """The bot kit as a bot author gets it: built as a wheel, installed with pip into a virtual
-environment of its own (no Django there), and its ``switch-bot`` command playing a match on the
-real service (uvicorn on PostgreSQL, as ``make serve``) — through a restart of the server in the
-middle of the match, which it finishes once the server is back."""
+environment of its own (no Django there), and its ``switch-bot`` command playing on the real
+service (uvicorn on PostgreSQL, as ``make serve``): a match through a restart of the server in the
+middle of it, which it finishes once the server is back; and a ladder's match, which it joins and
+is seated in as a bot online."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
+from matchmaking.models import LadderTable, Membership
+from matchmaking.services.ladders import ladder_create, ladders_tick
 
+from games import selectors
 from games.models import Match
 from tests.clients.conftest import run
 from tests.serving.conftest import PROJECT_ROOT
@@ -23,6 +28,7 @@ from tests.serving.conftest import PROJECT_ROOT
 pytestmark = pytest.mark.django_db(transaction=True)
 
 KIT = PROJECT_ROOT / "clients" / "python"
+EXAMPLE_BOT = PROJECT_ROOT / "examples" / "bot.py"
 PASSWORD = "quiet violet fjord 2048"
 TIMEOUT = 240
 # A seed whose game, against the heuristic bot, ends after about ten decisions of the bot's.
@@ -136,3 +142,37 @@ def test_the_bot_finishes_its_match_across_a_restart_of_the_server(kit, start_se
     tries = [line for line in said.splitlines() if line.startswith(held)]
     assert "trying again" in tries[0]
     assert len([line for line in tries if "trying again" not in line]) == 1  # played, once
+
+
+def test_the_bot_joins_a_ladder_and_plays_the_match_it_is_seated_in(kit, start_server, tmp_path):
+    server = start_server()
+    director = get_user_model().objects.create_superuser("director", password=PASSWORD)
+    ladder = ladder_create(
+        user=director, ruleset="switch", seats=2, interval_seconds=30, turn_seconds=60
+    )
+    output = tmp_path / "bot.log"
+    command = [str(kit.command), "run", str(EXAMPLE_BOT), "--server", server.base_url]
+    command += ["--username", "ladder-bot", "--ladder", "switch-2", "--matches", "1"]
+    with output.open("w") as log:
+        bot = subprocess.Popen(
+            command, env={**os.environ, "SWITCH_PASSWORD": PASSWORD}, stdout=log, stderr=log
+        )
+    try:
+        online = selectors.players_online(bot=True).filter(user__username="ladder-bot")
+        wait_for("the bot to join and be online", lambda: online.exists())
+        assert Membership.objects.filter(ladder=ladder, user__username="ladder-bot").exists()
+        assert ladders_tick(now=ladder.next_round_at) == 1  # the round: the bot and a gatekeeper
+        bot.wait(TIMEOUT)
+    except (AssertionError, subprocess.TimeoutExpired) as failure:
+        raise AssertionError(f"{failure}; the bot said:\n{output.read_text()}") from failure
+    finally:
+        bot.kill()
+        bot.wait()
+
+    said = output.read_text()
+    assert bot.returncode == 0, said
+    match = LadderTable.objects.get(ladder=ladder).match
+    assert match is not None
+    assert (match.status, match.rated) == ("finished", True)
+    assert f"joined ladder {ladder.pk}" in said
+    assert f"match {match.pk} ended" in said

@@ -59,13 +59,12 @@ def ladder_id(client: Client, wanted: str) -> int:
     """A ladder named by its id, or as ``ruleset-seats`` (``switch-4``)."""
     if wanted.isdigit():
         return int(wanted)
-    ladders = client.ladders()
-    for ladder in ladders:
-        names = {str(ladder.get("name", "")), f"{ladder.get('ruleset')}-{ladder.get('seats')}"}
-        if wanted in names:
-            return int(ladder["id"])
-    known = ", ".join(f"{ladder.get('ruleset')}-{ladder.get('seats')}" for ladder in ladders)
-    raise Refused(f"no ladder {wanted!r} (the ladders: {known or 'none'})")
+    ladders = {
+        f"{ladder['ruleset']}-{ladder['seats']}": ladder["id"] for ladder in client.ladders()
+    }
+    if wanted not in ladders:
+        raise Refused(f"no ladder {wanted!r} (the ladders: {', '.join(ladders) or 'none'})")
+    return ladders[wanted]
 
 
 def create_match(client: Client, args: argparse.Namespace) -> None:

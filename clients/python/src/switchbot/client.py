@@ -14,17 +14,16 @@ from switchbot.schema import (
     Challenge,
     FeedEvent,
     FeedPage,
+    Ladder,
     MatchCreateRequest,
     MatchSummary,
+    Membership,
     MoveResult,
     Player,
     Registered,
     View,
 )
 from switchbot.transport import ApiError, Transport, new_key
-
-# A ladder as GET /ladders/ lists it: {"id", "ruleset", "seats", "interval_seconds", …}.
-Ladder = dict[str, Any]
 
 
 class Client:
@@ -88,8 +87,9 @@ class Client:
     def ladders(self) -> list[Ladder]:
         return cast(list[Ladder], self.pages("/ladders/"))
 
-    def join_ladder(self, ladder_id: int) -> Ladder:
-        return cast(Ladder, self.write(f"/ladders/{ladder_id}/join/"))
+    def join_ladder(self, ladder_id: int) -> Membership:
+        """Join (a bot account; joining again makes an inactive member active again)."""
+        return cast(Membership, self.write(f"/ladders/{ladder_id}/join/"))
 
     def feed_end(self) -> Cursor:
         """A cursor after the newest entry of the bot's feed: what comes next is news. The feed
