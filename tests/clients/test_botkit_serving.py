@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from matchmaking.models import LadderTable, Membership
-from matchmaking.services.ladders import ladder_create, ladders_tick
 
 from games import selectors
 from games.models import Match
+from matchmaking.models import LadderTable, Membership
+from matchmaking.services.ladders import ladder_create, ladders_tick
 from tests.clients.conftest import run
 from tests.serving.conftest import PROJECT_ROOT
 
