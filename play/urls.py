@@ -11,4 +11,5 @@ urlpatterns = [
     path("players/<str:username>/", views.player, name="play-player"),
     path("ladders/", views.ladders, name="play-ladders"),
     path("seat/<str:secret>/", views.seat, name="play-seat"),
+    path("tournaments/<id:tournament_id>/", views.my_table, name="play-my-table"),
 ]

@@ -90,3 +90,10 @@ def seat(request: HttpRequest, secret: str) -> HttpResponse:
     )
     response["Cache-Control"] = "no-store"
     return response
+
+
+def my_table(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A member's table in a tournament played with real cards: check in, report, confirm."""
+    return _page(
+        request, module="mytable", root="mytable", title=_("Your table"), tournament=tournament_id
+    )

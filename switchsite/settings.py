@@ -465,6 +465,7 @@ SPECTACULAR_SETTINGS = {
         "PlayEnum": "tournaments.models.Tournament.Play",
         "MatchStatusEnum": "games.models.Match.Status",
         "EntryKindEnum": "tournaments.models.Entry.Kind",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
     },
     # Request and response shapes as separate components (``…Request``): write-only fields such as
     # ``password`` and ``expected_version`` appear only where they are sent, which generated clients

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import re
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -158,6 +159,13 @@ class TableResultForm(forms.Form):
         )
         self.fields["reason"] = forms.CharField(
             required=False, max_length=200, label=_("Reason for a correction")
+        )
+        # This page's one submission: sent again (a browser that was offline), it is saved once.
+        self.fields["submission"] = forms.CharField(
+            required=False,
+            max_length=64,
+            widget=forms.HiddenInput,
+            initial=lambda: uuid.uuid4().hex,
         )
         pick = [("", "—"), *((name, name) for name in self.names)]
         for row in range(self.rows):

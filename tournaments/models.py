@@ -445,11 +445,21 @@ class ResultEntry(models.Model):
         related_name="recorded_as",
         verbose_name=_("report"),
     )
+    # The desk form's own key (a page's one submission): a form kept in the browser while the
+    # network was down and sent again when it came back is saved once.
+    submission = models.CharField(max_length=64, blank=True, verbose_name=_("submission"))
 
     class Meta:
         ordering = ("table", "entered_at", "pk")
         verbose_name = _("result entry")
         verbose_name_plural = _("result entries")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["table", "submission"],
+                condition=~Q(submission=""),
+                name="result_entry_once_per_submission",
+            ),
+        )
 
     def __str__(self) -> str:
         return gettext("result of %(table)s entered by %(by)s at %(at)s") % {

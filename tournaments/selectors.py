@@ -254,6 +254,56 @@ def table_of(*, tournament: Tournament, round_number: int, table_number: int) ->
     return table
 
 
+def own_entries(*, user: User, limit: int = 20) -> list[dict[str, Any]]:
+    """The caller's entries (their player's, or their seat link's) in tournaments not cancelled,
+    newest first, each with its table in the latest published round: what a player's own page,
+    or a guest's seat page, shows — whether to check in, where to sit, what to report."""
+    entries = list(
+        Entry.objects.filter(Q(player=user) | Q(guest_user=user), withdrawn_after__isnull=True)
+        .exclude(tournament__status=Tournament.Status.CANCELLED)
+        .select_related("tournament")
+        .order_by("-tournament__created_at", "-tournament_id")[:limit]
+    )
+    latest = {
+        seat.entry_id: seat
+        for seat in TableSeat.objects.filter(entry__in=entries, round__status__in=Round.PLAYED)
+        .select_related("round", "table")
+        .order_by("round__number")
+    }
+    return [
+        {
+            "tournament": entry.tournament_id,
+            "name": entry.tournament.name,
+            "status": entry.tournament.status,
+            "play": entry.tournament.play,
+            "self_report": entry.tournament.self_report,
+            "self_checkin": entry.tournament.self_checkin,
+            "entry": entry.name,
+            "present": entry.present,
+            "table": (
+                {
+                    "round": latest[entry.pk].round.number,
+                    "table": latest[entry.pk].table.number,
+                    "seat": latest[entry.pk].seat,
+                }
+                if entry.pk in latest
+                else None
+            ),
+        }
+        for entry in entries
+    ]
+
+
+def guests_have_links(tournament: Tournament) -> bool:
+    """Whether the tournament's guests get seat links: online they play through them; offline
+    they report results and check in through them, when the tournament lets players do so."""
+    return (
+        tournament.play == Tournament.Play.ONLINE
+        or tournament.self_report != Tournament.SelfReport.OFF
+        or tournament.self_checkin
+    )
+
+
 def holds_guest_entry(user: User, *, tournament_id: int) -> bool:
     """Whether the user is the seat-link user of a guest of this tournament (the API lets its
     token read the tournament, report, confirm, dispute and check in; the services then let it

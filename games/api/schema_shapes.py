@@ -614,6 +614,17 @@ FEED_DATA: dict[str, tuple[str, dict[str, serializers.Field]]] = {
             "seat": seat(),
         },
     ),
+    "table_report": (
+        "A player at your offline tournament table reported its result, or a report of it was "
+        "confirmed or disputed (`status`: the report's).",
+        {
+            "tournament": serializers.IntegerField(),
+            "round": serializers.IntegerField(),
+            "table": serializers.IntegerField(),
+            "report": serializers.IntegerField(),
+            "status": serializers.CharField(),
+        },
+    ),
 }
 
 

@@ -213,3 +213,26 @@ def test_a_guest_checks_in_by_seat_link_until_the_round_is_seated(staff, alice):
         staff.post(f"{path}/checkin/", {"name": name, "present": True})
     assert staff.post(f"{path}/start/").status_code == 200
     assert_problem(link.post(f"{path}/checkin/self/", format="json"), 409, "checkin_closed")
+
+
+def test_a_guest_finds_their_table_and_hears_of_its_reports(staff):
+    path = offline_event(staff)
+    links = seat_links(staff, path)
+    names = seated(staff, path)
+    first, second = links[names[0]], links[names[1]]
+
+    (mine,) = first.get("/api/v1/tournaments/mine/").json()
+    report = first.post(f"{path}/{REPORTS}", french(names), format="json").json()
+    feed = second.get("/api/v1/players/me/events/?after=0").json()["results"]
+
+    assert (mine["entry"], mine["play"], mine["self_report"]) == (names[0], "offline", "confirm")
+    assert mine["table"] == {"round": 1, "table": 1, "seat": 0}
+    assert [e["type"] for e in feed] == ["round_seated", "table_report"]
+    assert feed[1]["data"] | {"report": report["id"]} == {
+        "match": None,
+        "tournament": mine["tournament"],
+        "round": 1,
+        "table": 1,
+        "report": report["id"],
+        "status": "pending",
+    }

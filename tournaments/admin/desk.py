@@ -59,11 +59,14 @@ CLOCK_DONE = {
 }
 
 # The printable sheets, and each one's title.
+# The check-in poster's code: 3 mm modules, read by a phone from a couple of metres.
+POSTER_MODULE_PX = 12
 SHEET_TITLES = {
     "pairings": _("%(tournament)s: tables"),
     "slips": _("%(tournament)s: result slips"),
     "standings": _("%(tournament)s: standings"),
     "seat_links": _("%(tournament)s: seat links"),
+    "checkin": _("%(tournament)s: check-in poster"),
 }
 
 # Where a problem of a result is, for a person: the deal or hand it is in.
@@ -369,6 +372,7 @@ class DeskViews(admin.ModelAdmin):
                         replace=table.recorded_at is not None,
                         confirm=form.cleaned_data["confirm"],
                         reason=form.cleaned_data["reason"],
+                        submission=form.cleaned_data["submission"],
                     )
                     saved = gettext("Table %(number)s's result is saved.")
                     self.message_user(request, saved % {"number": table_number}, messages.SUCCESS)
@@ -391,7 +395,9 @@ class DeskViews(admin.ModelAdmin):
             preview=preview,
             problems=problems,
             entered=entered,
-            history=table.result_entries.select_related("entered_by").order_by("entered_at"),
+            history=table.result_entries.select_related(
+                "entered_by", "report__reporter", "report__answerer"
+            ).order_by("entered_at"),
             more_rows=None if fixed else rows + 2,
         )
 
@@ -420,8 +426,8 @@ class DeskViews(admin.ModelAdmin):
         self, request: AuthenticatedHttpRequest, tournament: Tournament, sheet: str
     ) -> HttpResponse:
         """A4 sheets for the desk: ``pairings`` (by table and by name), ``slips`` (one result
-        slip per table), ``standings`` or ``seat_links`` (a card per guest of an online
-        tournament, to hand out). The round is ``?round=N``, by default the latest. In the
+        slip per table), ``standings``, ``seat_links`` (a card per guest who has a seat link, to
+        hand out) or ``checkin`` (the poster of the players' check-in page, for the door). The round is ``?round=N``, by default the latest. In the
         tournament's language, whatever the desk's."""
         return spoken(tournament.language, lambda: self._sheet(request, tournament, sheet).render())
 
@@ -443,6 +449,21 @@ class DeskViews(admin.ModelAdmin):
             return self._page(
                 request,
                 "print_seat_links.html",
+                title=SHEET_TITLES[sheet] % {"tournament": tournament.name},
+                parent=tournament,
+                **context,
+            )
+        if sheet == "checkin":
+            url = request.build_absolute_uri(reverse("play-my-table", args=[tournament.pk]))
+            context["checkin_url"] = url
+            context["checkin_qr"] = qr_svg(
+                url,
+                title=gettext("%(tournament)s: check in") % {"tournament": tournament.name},
+                scale=POSTER_MODULE_PX,
+            )
+            return self._page(
+                request,
+                "print_checkin.html",
                 title=SHEET_TITLES[sheet] % {"tournament": tournament.name},
                 parent=tournament,
                 **context,

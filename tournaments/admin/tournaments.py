@@ -267,6 +267,7 @@ def _desk(tournament: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
         ways_back.append((url, gettext("Cancel the tournament")))
     steps: list[tuple[str, str]] = []
     missing = 0
+    entries = list(tournament.entries.order_by("name"))
     if drafted is not None:
         number = drafted["number"]
         steps = [
@@ -296,5 +297,11 @@ def _desk(tournament: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
         "desk_open": still_open,
         "desk_round": drafted or seated,
         "desk_reseat": reseat,
-        "desk_entries": list(tournament.entries.order_by("name")),
+        "desk_entries": entries,
+        "desk_present": sum(entry.present for entry in entries if entry.is_active),
+        # The players' reports waiting for an opponent or for the desk, in the round shown.
+        "desk_waiting": [
+            table for table in (seated or {}).get("tables", []) if table["report_status"]
+        ],
+        "desk_guest_links": selectors.guests_have_links(tournament),
     }

@@ -366,6 +366,26 @@ class ReportSerializer(serializers.Serializer):
     reason = serializers.CharField(help_text="A dispute's reason (blank otherwise).")
 
 
+class OwnTableSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    seat = serializers.IntegerField(help_text="0-based, as in the tournament's tables.")
+
+
+class OwnEntrySerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField(help_text="The tournament's name.")
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    play = serializers.ChoiceField(choices=Tournament.Play.choices)
+    self_report = serializers.ChoiceField(choices=Tournament.SelfReport.values)
+    self_checkin = serializers.BooleanField()
+    entry = serializers.CharField(help_text="Your entry's display name.")
+    present = serializers.BooleanField()
+    table = OwnTableSerializer(
+        allow_null=True, help_text="Your table in the latest published round (null: none yet)."
+    )
+
+
 class SelfCheckinSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
     name = serializers.CharField(help_text="The entry checked in, by its display name.")

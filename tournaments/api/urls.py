@@ -4,6 +4,7 @@ from tournaments.api import series_views, views
 
 urlpatterns = [
     path("tournaments/", views.TournamentListView.as_view(), name="tournament-list"),
+    path("tournaments/mine/", views.OwnEntriesView.as_view(), name="tournament-mine"),
     path(
         "tournaments/<id:tournament_id>/",
         views.TournamentDetailView.as_view(),

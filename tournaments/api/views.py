@@ -90,6 +90,21 @@ class SeatLinkOwnTournament:
         return selectors.holds_guest_entry(user, tournament_id=self.kwargs["tournament_id"])
 
 
+class OwnEntriesView(APIView):
+    """A seat link may read its own guest's entries, as a member reads theirs."""
+
+    def seat_link_allows(self, user: User) -> bool:
+        return True
+
+    @extend_schema(
+        responses={200: s.OwnEntrySerializer(many=True), **problems(401)},
+        summary="Your entries (or your seat link's) in tournaments not cancelled, with your table",
+        operation_id="tournaments_mine",
+    )
+    def get(self, request: AuthenticatedRequest) -> Response:
+        return Response(selectors.own_entries(user=request.user))
+
+
 class TournamentDetailView(SeatLinkOwnTournament, APIView):
     @extend_schema(
         responses={200: s.TournamentSerializer, **problems(401, 404)},

@@ -28,7 +28,7 @@ from tournaments.services.common import (
     seating_history,
     table_bounds,
 )
-from tournaments.services.seat_links import guests_have_links, seat_holder
+from tournaments.services.seat_links import seat_holder
 
 
 def tournament_start(*, tournament_id: int, user: User) -> Round:
@@ -220,7 +220,7 @@ def _publish(tournament: Tournament, *, organiser: User) -> Round:
             _table_match_start(tournament, table, seated, organiser=organiser) if online else None
         )
         for seat, entry in enumerate(seated):
-            holder = seat_holder(entry) if guests_have_links(tournament) else entry.player
+            holder = seat_holder(entry) if selectors.guests_have_links(tournament) else entry.player
             if holder is not None:
                 game_services.player_notify(
                     user_id=holder.pk,

@@ -19,6 +19,7 @@ from games import services as game_services
 from games.models import GUEST_SUFFIX, Player
 from tournaments.models import Entry, Tournament
 from tournaments.powers import Power, require_power
+from tournaments.selectors import guests_have_links
 
 SEAT_LINK_PATH = "/play/seat/{secret}/"
 
@@ -34,16 +35,6 @@ def seat_holder(entry: Entry) -> User | None:
         entry.guest_user = _guest_user_create(entry)
         entry.save(update_fields=["guest_user"])
     return entry.guest_user
-
-
-def guests_have_links(tournament: Tournament) -> bool:
-    """Whether the tournament's guests get seat links: online they play through them; offline
-    they report results and check in through them, when the tournament lets players do so."""
-    return (
-        tournament.play == Tournament.Play.ONLINE
-        or tournament.self_report != Tournament.SelfReport.OFF
-        or tournament.self_checkin
-    )
 
 
 def guest_online(entry: Entry, tournament: Tournament) -> None:

@@ -86,18 +86,23 @@ def table_result_enter(
     replace: bool = False,
     confirm: bool = False,
     reason: str = "",
+    submission: str = "",
 ) -> Table:
     """The desk's result of one table: checked against the table and the tournament's format,
     then scored exactly as a played match. An online table still playing is adjudicated: its
     match is abandoned. A table with a result already needs ``replace`` (a correction, with an
     optional ``reason``); every version is kept (:class:`ResultEntry`), a French tally above the
     plausible needs ``confirm``, and ratings are replayed from the table onwards in the
-    background. A cancelled tournament is closed: no result is entered or corrected.
+    background. A cancelled tournament is closed: no result is entered or corrected. A desk
+    form's ``submission`` already saved (sent again by a browser that was offline) is not saved
+    twice.
     """
     require_power(user, Power.RESULTS)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         table = open_table(tournament, round_number=round_number, table_number=table_number)
+        if submission and table.result_entries.filter(submission=submission).exists():
+            return table
         has_result = has_recorded_result(table)
         if has_result and not replace:
             raise errors.ResultRecorded(
@@ -112,7 +117,14 @@ def table_result_enter(
             game_services.match_abandon(
                 match_id=table.match.pk, reason="adjudicated by the tournament desk"
             )
-        result_write(tournament, table, checked, user=user, reason=reason if has_result else "")
+        result_write(
+            tournament,
+            table,
+            checked,
+            user=user,
+            reason=reason if has_result else "",
+            submission=submission,
+        )
         table.reports.filter(status__in=ResultReport.OPEN).update(
             status=ResultReport.Status.SETTLED
         )
@@ -176,12 +188,18 @@ def result_write(
     user: User,
     reason: str = "",
     report: ResultReport | None = None,
+    submission: str = "",
 ) -> None:
     """Record a checked result as the desk's entry (in the caller's transaction, the tournament
     locked): kept on record with who entered it (and the players' report it came from), scored
     exactly as a played match, the round closed if it was the last table."""
     ResultEntry.objects.create(
-        table=table, result=checked.result, entered_by=user, reason=reason, report=report
+        table=table,
+        result=checked.result,
+        entered_by=user,
+        reason=reason,
+        report=report,
+        submission=submission,
     )
     rewritten = _table_write(
         tournament, table, checked.hands, outcome=Table.Outcome.ENTERED, tallies=checked.tallies

@@ -1,11 +1,14 @@
 // A seat link, /play/seat/<secret>: a guest's tables in an online tournament, without an account
-// of their own making. The secret is a token of scope `seat` (docs/api.md, "Seat links"): it reads
+// of their own making; in an offline one (real cards), the guest's table this round, the form to
+// report its result, a report to confirm or dispute, and the check-in (offlinetable.js). The secret is a token of scope `seat` (docs/api.md, "Seat links"): it reads
 // the guest's own feed and plays the matches where the guest holds a seat, nothing else. It is
 // kept in the address, never in this browser's storage, so it does not sign anyone in or out.
 // The page's header is drawn with Preact; the table below it is the table page's own (table.js).
 
 import { Api, ApiError } from "./api.js";
 import { gettext, interpolate } from "./i18n.js";
+import { mountOfflineTable } from "./offlinetable.js";
+import { shortName } from "./outbox.js";
 import { byId } from "./signin.js";
 import { follow } from "./sse.js";
 import { mountTable } from "./table.js";
@@ -96,6 +99,17 @@ async function start() {
     } else {
       fail(failure);
     }
+    return;
+  }
+
+  /** @type {any[]} */
+  const entries = await api.get("/tournaments/mine/").catch(() => []);
+  if (entries[0]?.play === "offline") {
+    mountOfflineTable(root, {
+      api,
+      storage: `switch.outbox.seat.${shortName(secret)}`,
+      heading: interpolate(gettext("Playing as %(player)s"), { player }),
+    });
     return;
   }
 

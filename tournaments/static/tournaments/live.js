@@ -1,13 +1,15 @@
-// Pages that update themselves (the public page, the projector screen, a series' page): the body
-// carries data-live (its event stream) and data-revision (what the page shows). Each
-// "changed" event fetches the page again and swaps its header and main in place: no reload, no
-// polling. Round clocks ([data-clock]) count down to their end as the server's time sees it. Words
+// Pages that update themselves (the public page, the projector screen, a series' page, the desk):
+// an element — the body, or the desk's panel — carries data-live (its event stream),
+// data-revision (what the page shows) and optionally data-live-parts (the selectors of what to
+// swap; by default the header and main). Each "changed" event fetches the page again and swaps
+// those parts in place: no reload, no polling. Round clocks ([data-clock]) count down to their end as the server's time sees it. Words
 // come from the page's catalogue (gettext(), /i18n/<language>/catalog.js, loaded before).
 "use strict";
 
 (() => {
-  const body = document.body;
-  if (!body.dataset.live) return;
+  const live = document.querySelector("[data-live]");
+  if (!(live instanceof HTMLElement)) return;
+  const parts = (live.dataset.liveParts ?? "header main").split(" ");
 
   /** @type {WeakMap<HTMLElement, number>} clock element -> performance.now() when it was drawn */
   const seen = new WeakMap();
@@ -52,12 +54,11 @@
       const answer = await fetch(location.href, { cache: "no-store", credentials: "same-origin" });
       if (!answer.ok) return;
       const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
-      for (const part of ["header", "main"]) {
+      for (const part of parts) {
         const now = document.querySelector(part);
         const next = fresh.querySelector(part);
         if (now && next) now.replaceWith(document.adoptNode(next));
       }
-      body.dataset.revision = fresh.body.dataset.revision;
       tick();
     } finally {
       fetching = false;
@@ -68,7 +69,7 @@
     }
   }
 
-  const stream = new EventSource(`${body.dataset.live}?after=${body.dataset.revision}`);
+  const stream = new EventSource(`${live.dataset.live}?after=${live.dataset.revision}`);
   stream.addEventListener("changed", refresh);
   tick();
   setInterval(tick, 250);

@@ -452,6 +452,12 @@ class Outcome(TypedDict):
     hands: list[HandOutcome]
 
 
+class OwnTable(TypedDict):
+    round: int
+    table: int
+    seat: int
+
+
 PassActionActionEnum: TypeAlias = Literal["pass"]
 
 
@@ -800,6 +806,18 @@ SuitEventTypeEnum: TypeAlias = Literal["suit"]
 
 
 TableDealRequest: TypeAlias = FrenchDealRequest | PlacementDealRequest
+
+
+class TableReportFeedData(TypedDict):
+    tournament: int
+    round: int
+    table: int
+    report: int
+    status: str
+    match: int | None
+
+
+TableReportFeedEventTypeEnum: TypeAlias = Literal["table_report"]
 
 
 class TableResultOut(TypedDict):
@@ -1218,6 +1236,18 @@ class OnlinePage(TypedDict):
     previous: str | None
 
 
+class OwnEntry(TypedDict):
+    tournament: int
+    name: str
+    status: TournamentStatusEnum
+    play: PlayEnum
+    self_report: SelfReportEnum
+    self_checkin: bool
+    entry: str
+    present: bool
+    table: OwnTable | None
+
+
 class PassAction(TypedDict):
     action: PassActionActionEnum
 
@@ -1447,6 +1477,14 @@ class Table(TypedDict):
     fill_bots: int
     result: TableResultOut | None
     report_status: ReportStatusEnum | NullEnum | None
+
+
+class TableReportFeedEvent(TypedDict):
+    seq: int
+    at: str
+    type: TableReportFeedEventTypeEnum
+    match: int | None
+    data: TableReportFeedData
 
 
 class TableResultRequest(TypedDict):
@@ -1744,6 +1782,7 @@ FeedEvent: TypeAlias = (
     | ChallengeCancelledFeedEvent
     | ChallengeExpiredFeedEvent
     | RoundSeatedFeedEvent
+    | TableReportFeedEvent
 )
 
 
