@@ -63,6 +63,9 @@ default_ulimits = ["nofile={ULIMIT}:{ULIMIT}", "nproc={ULIMIT}:{ULIMIT}"]
 [engine]
 runtime = "runc"
 """
+SLIM_FOLDERS = ("usr/share/doc", "usr/share/man", "usr/share/info", "usr/share/locale")
+SLIM = "".join(f"path-exclude /{folder}/*\n" for folder in SLIM_FOLDERS)
+SLIM += "path-include /usr/share/doc/*/copyright\n"
 LOCAL_CERTIFICATES = Path("/usr/local/share/ca-certificates")
 NEEDED = ("podman", "podman-compose", "runc", "debootstrap", "iptables")
 HEALTHY_SECONDS = 600
@@ -125,9 +128,12 @@ class Drill:
         for certificate in LOCAL_CERTIFICATES.glob("*.crt"):
             shutil.copy(certificate, rootfs / "usr" / "local" / "share" / "ca-certificates")
         self.run(["chroot", str(rootfs), "update-ca-certificates"])
-        for cache in ("var/lib/apt/lists", "var/cache/apt"):
-            for path in (rootfs / cache).glob("*"):
-                if path.is_file():
+        # Slim as Debian's own: no package cache, and no documentation, manual or translation of
+        # the programs, now or in what the images install later (dpkg's excludes).
+        (rootfs / "etc" / "dpkg" / "dpkg.cfg.d" / "slim").write_text(SLIM)
+        for folder in ("var/lib/apt/lists", "var/cache/apt", *SLIM_FOLDERS):
+            for path in (rootfs / folder).rglob("*"):
+                if path.is_file() and path.name != "copyright":
                     path.unlink()
         with subprocess.Popen(["tar", "-C", str(rootfs), "-c", "."], stdout=subprocess.PIPE) as tar:
             self.run(["podman", "import", "-", BASE], stdin=tar.stdout)
@@ -228,9 +234,8 @@ def play(port: int, username: str, password: str) -> tuple[int, int]:
     env = {**os.environ, "SWITCH_PASSWORD": password}
     done = subprocess.run(command, capture_output=True, text=True, timeout=MATCH_SECONDS, env=env)
     if done.returncode != 0 or " ended: " not in done.stdout:
-        sys.exit(
-            f"the match was not played to its end:\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
-        )
+        said = (done.stdout + done.stderr)[-3000:]
+        sys.exit(f"the match was not played to its end (exit status {done.returncode}):\n{said}")
     created = re.search(r"^created match (\d+)", done.stdout, re.MULTILINE)
     assert created is not None, done.stdout[:500]
     moves = len(re.findall(r"^match \d+ v\d+: (?!.*trying again)", done.stdout, re.MULTILINE))
