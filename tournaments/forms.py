@@ -38,6 +38,8 @@ class TournamentForm(forms.ModelForm):
             "ruleset",
             "scoring",
             "play",
+            "self_report",
+            "self_checkin",
             "public",
             "language",
             "planned_rounds",
@@ -51,11 +53,26 @@ class TournamentForm(forms.ModelForm):
         help_texts = {
             "play": _("Offline: real cards at the tables; you enter each table's result here."),
             "public": _("Anyone may read its tables and standings (a page for players' phones)."),
+            "self_report": _(
+                "Offline: players report their table's result on their phones (guests through "
+                "their seat links); with confirmation, an opponent confirms it."
+            ),
+            "self_checkin": _(
+                "Players check themselves in on their phones before each round is seated."
+            ),
             "table_size": _("Players a table seats: a count the ruleset allows (Abbott: 4)."),
             "deals_per_round": _("Shedding: deals a table plays each round (default 1)."),
             "target": _("Instead of deals: a table plays until someone's total reaches this."),
             "options": _('House rules as option overrides on the preset, e.g. {"max_draw": 8}.'),
         }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A form sent without it (a script, an older page) creates a tournament the desk runs.
+        self.fields["self_report"].required = False
+
+    def clean_self_report(self) -> str:
+        return self.cleaned_data["self_report"] or Tournament.SelfReport.OFF
 
     def clean_options(self) -> dict[str, Any]:
         options = self.cleaned_data["options"] or {}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.tournaments.test_admin_django import ADD, NEW_EVENT
 from tests.tournaments.test_reports_api_django import (
     REPORTS,
     french,
@@ -14,7 +15,7 @@ from tests.tournaments.test_reports_api_django import (
     seat_links,
     seated,
 )
-from tournaments.models import ResultEntry
+from tournaments.models import ResultEntry, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -125,3 +126,17 @@ def test_a_members_table_page_is_the_web_clients(client):
     assert page.status_code == 200
     assert 'id="mytable" data-tournament="7"' in page.content.decode()
     assert "play/mytable.js" in page.content.decode()
+
+
+def test_the_director_turns_reports_and_self_check_in_on_when_creating_in_the_admin(
+    admin_client,
+):
+    event = NEW_EVENT | {"play": "offline", "self_report": "trust", "self_checkin": "on"}
+
+    admin_client.post(ADD, event)
+    refused = admin_client.post(ADD, NEW_EVENT | {"name": "Online", "self_report": "confirm"})
+
+    created = Tournament.objects.get(name=NEW_EVENT["name"])
+    assert (created.self_report, created.self_checkin) == ("trust", True)
+    assert "Players report results only at offline tables" in refused.content.decode()
+    assert not Tournament.objects.filter(name="Online").exists()

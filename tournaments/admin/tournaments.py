@@ -74,17 +74,27 @@ class TournamentAdmin(DeskViews):
     list_filter = ("status", RoundFilter, "play", "scoring", "ruleset")
     search_fields = ("name",)
     inlines = (RoundInline,)
-    # Everything but the name, the public flag and the language is fixed at creation, where the
-    # service checks it.
+    # Everything but the name, the public flag, the language and what the players may do on
+    # their phones is fixed at creation, where the service checks it.
     fields = (*TournamentForm.Meta.fields, "status", "seed", "created_by", "created_at")
     readonly_fields = tuple(
-        field for field in fields if field not in ("name", "public", "language")
+        field
+        for field in fields
+        if field not in ("name", "public", "language", "self_report", "self_checkin")
     )
     actions = ("export_csv",)
     change_form_template = "admin/tournaments/tournament/change_form.html"
 
     class Media:
         css = PRINT_CSS
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        """The players' reporting mode may be left out of a change (a script's post): the
+        tournament keeps its own."""
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "self_report" and field is not None:
+            field.required = False
+        return field
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return selectors.tournament_list().select_related("created_by")
