@@ -17,8 +17,9 @@ from matchmaking.services.ladders import (
     ladder_leave,
     ladder_round_seat,
     ladder_table_start,
-    ladders_tick,
+    ladders_due,
     old_tables_purge,
+    tables_unstarted,
 )
 from matchmaking.services.pool import (
     ended_entries_purge,
@@ -43,11 +44,12 @@ __all__ = [
     "ladder_leave",
     "ladder_round_seat",
     "ladder_table_start",
-    "ladders_tick",
+    "ladders_due",
     "matchmaking_purge",
     "old_tables_purge",
     "pool_enter",
     "pool_entry_get",
     "pool_leave",
     "pool_match",
+    "tables_unstarted",
 ]

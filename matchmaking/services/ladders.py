@@ -116,8 +116,10 @@ def inactive_mark() -> int:
     return Membership.objects.filter(active=True).filter(Exists(struck)).update(active=False)
 
 
-def ladders_due(*, now: datetime) -> list[int]:
-    return list(Ladder.objects.filter(next_round_at__lte=now).values_list("pk", flat=True))
+def ladders_due(*, now: datetime) -> list[tuple[int, int]]:
+    """(ladder, rounds seated so far) of every ladder whose next round is due."""
+    due = Ladder.objects.filter(next_round_at__lte=now).order_by("pk")
+    return list(due.values_list("pk", "rounds"))
 
 
 def ladder_round_seat(*, ladder_id: int, now: datetime | None = None) -> list[int]:
@@ -240,17 +242,6 @@ def tables_unstarted(*, now: datetime) -> list[int]:
     """Tables seated a while ago whose match was never started (its worker died)."""
     stalled = LadderTable.objects.filter(match__isnull=True, seated_at__lte=now - UNSTARTED_FOR)
     return list(stalled.values_list("pk", flat=True))
-
-
-def ladders_tick(*, now: datetime | None = None) -> int:
-    """The scheduler's one step: inactive members marked, due rounds seated, tables a dead
-    worker left unstarted started. Safe to run twice at once. Returns how many tables it seated
-    or started."""
-    now = now or timezone.now()
-    inactive_mark()
-    started = sum(len(ladder_round_seat(ladder_id=pk, now=now)) for pk in ladders_due(now=now))
-    started += sum(ladder_table_start(table_id=pk) for pk in tables_unstarted(now=now))
-    return started
 
 
 # Tables removed per statement by the retention sweep.

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import FeedEvent, Match, Seat
-from matchmaking import services
+from matchmaking import services, tasks
 from matchmaking.models import Ladder, LadderTable, Membership
 from switchsite.api import throttling
 from tests.api.conftest import assert_problem
@@ -125,7 +125,7 @@ def test_a_tick_seats_a_due_round_once_and_starts_a_table_a_dead_worker_left(
     ladder = due(make_ladder(seats=2))
     for name in ("ann", "ben"):
         join(make_bot(name), ladder)
-    services.ladders_tick()
+    tasks.run_ladders()
     orphan = LadderTable.objects.create(
         ladder=ladder,
         round=99,
@@ -134,7 +134,7 @@ def test_a_tick_seats_a_due_round_once_and_starts_a_table_a_dead_worker_left(
         seated_at=timezone.now() - timedelta(minutes=1),
     )
 
-    services.ladders_tick()
+    tasks.run_ladders()
 
     assert Ladder.objects.get(pk=ladder.pk).rounds == 1
     orphan.refresh_from_db()
@@ -175,7 +175,7 @@ def test_two_timeouts_in_a_ladder_match_hand_the_seat_to_a_bot_and_make_it_inact
         assert seat_to_move(match.pk) == seat.index
         Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(1))
         assert game_services.turn_timeout_apply(match_id=match.pk)
-    services.ladders_tick()
+    tasks.run_ladders()
 
     seat.refresh_from_db()
     assert (seat.strikes, seat.bot_strategy) == (2, "heuristic")
@@ -186,7 +186,7 @@ def test_two_timeouts_in_a_ladder_match_hand_the_seat_to_a_bot_and_make_it_inact
     assert Match.objects.filter(ladder_table__ladder=ladder).count() == 1, "inactive: not seated"
 
     join(robo, ladder)  # active again, and its old strikes no longer count
-    services.ladders_tick()
+    tasks.run_ladders()
     assert Membership.objects.get(user__username="robo").active is True
 
 
