@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from games import selectors
 from games.models import Match
 from matchmaking.models import LadderTable, Membership
-from matchmaking.services.ladders import ladder_create, ladders_tick
+from matchmaking.services.ladders import ladder_create, ladder_round_seat
 from tests.clients.conftest import run
 from tests.serving.conftest import PROJECT_ROOT
 
@@ -161,7 +161,8 @@ def test_the_bot_joins_a_ladder_and_plays_the_match_it_is_seated_in(kit, start_s
         online = selectors.players_online(bot=True).filter(user__username="ladder-bot")
         wait_for("the bot to join and be online", lambda: online.exists())
         assert Membership.objects.filter(ladder=ladder, user__username="ladder-bot").exists()
-        assert ladders_tick(now=ladder.next_round_at) == 1  # the round: the bot and a gatekeeper
+        seated = ladder_round_seat(ladder_id=ladder.pk, now=ladder.next_round_at)
+        assert len(seated) == 1  # the round: the bot and a gatekeeper
         bot.wait(TIMEOUT)
     except (AssertionError, subprocess.TimeoutExpired) as failure:
         raise AssertionError(f"{failure}; the bot said:\n{output.read_text()}") from failure
