@@ -319,6 +319,66 @@ class PrivateRedis:
             self.process = None
 
 
+class PrivatePushpin:
+    """The connection tier as ``deploy/pushpin.conf`` sets it up, on free ports, with its run and
+    log directories in ``directory``, passing requests on to ``origin_port`` and signing them with
+    ``grip_key``; its publishing endpoint at :attr:`publish_url`."""
+
+    def __init__(self, directory: Path, origin_port: int, grip_key: str) -> None:
+        self.directory = directory
+        self.port, self.publish_port = free_port(), free_port()
+        config = configparser.ConfigParser(interpolation=None, delimiters=("=",))
+        config.optionxform = str  # type: ignore[assignment,method-assign]  # keep names as written
+        config.read(PROJECT_ROOT / "deploy" / "pushpin.conf")
+        (directory / "run").mkdir(parents=True, exist_ok=True)
+        (directory / "pushpin.routes").write_text(f"* 127.0.0.1:{origin_port}\n")
+        config["global"]["rundir"] = str(directory / "run")
+        config["runner"]["http_port"] = f"127.0.0.1:{self.port}"
+        config["runner"]["logdir"] = str(directory)
+        config["proxy"]["sig_key"] = grip_key
+        handler = config["handler"]
+        handler["push_in_http_port"] = str(self.publish_port)
+        for name in ("push_in_spec", "push_in_sub_specs", "command_spec"):
+            handler[name] = f"tcp://127.0.0.1:{free_port()}"
+        self.config = directory / "pushpin.conf"
+        with self.config.open("w") as file:
+            config.write(file)
+        self.process: Process | None = None
+        self.start()
+
+    @property
+    def publish_url(self) -> str:
+        return f"http://127.0.0.1:{self.publish_port}/publish/"
+
+    def start(self) -> None:
+        command = ["pushpin", f"--config={self.config}", "--merge-output"]
+        self.process = Process("pushpin", command, os.environ, self.directory)
+        wait_for_port(self.port, 30, "pushpin")
+        wait_for_port(self.publish_port, 30, "pushpin's publishing endpoint")
+
+    def pids(self) -> list[int]:
+        """The runner and the programs it started."""
+        assert self.process is not None
+        found, pending = [], [self.process.pid]
+        while pending:
+            pid = pending.pop()
+            found.append(pid)
+            pending += children(pid)
+        return found
+
+    def kill(self) -> None:
+        """Every one of its processes at once, as when its machine dies."""
+        for pid in self.pids():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if self.process is not None and self.process.popen is not None:
+            self.process.popen.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stop(15)
+
+
 # The switches of a plain-HTTP test install (docs/operations.md, "Behind a TLS proxy"): no redirect
 # to HTTPS, no HSTS, cookies sent over HTTP too.
 PLAIN_HTTP = {"SECURE_SSL_REDIRECT": "false", "SECURE_HSTS_SECONDS": "0", "SECURE_COOKIES": "false"}

@@ -323,16 +323,18 @@ def feed_events(
         last=last,
         oldest=lambda: feed.values_list("seq", flat=True).first(),
     )
-    return [
-        {
-            "seq": e.seq,
-            "at": e.created_at.isoformat(),
-            "type": e.type,
-            "match": e.match_id,
-            "data": e.data,
-        }
-        for e in page
-    ], count
+    return [feed_event_as_seen(e) for e in page], count
+
+
+def feed_event_as_seen(record: FeedEvent) -> dict[str, Any]:
+    """A feed entry as its owner (the only one who sees it) reads it."""
+    return {
+        "seq": record.seq,
+        "at": record.created_at.isoformat(),
+        "type": record.type,
+        "match": record.match_id,
+        "data": record.data,
+    }
 
 
 def player_summary(*, player: Player) -> dict[str, Any]:

@@ -438,6 +438,13 @@ EVENT_READ_THREADS = env.integer("EVENT_READ_THREADS", default=4, minimum=0)
 # Every other request runs on one of SYNC_REQUEST_THREADS threads per process (switchsite.asgi).
 SYNC_REQUEST_THREADS = env.integer("SYNC_REQUEST_THREADS", default=8, minimum=1)
 
+# The connection tier (docs/operations.md, "The connection tier"): Pushpin signs the requests it
+# passes on with GRIP_KEY (its pushpin.conf's sig_key); only such requests are answered with hold
+# instructions, any other is held in process. Empty: no tier. The publisher (manage.py
+# publish_events) posts what is committed to each URL of TIER_PUBLISH_URLS.
+GRIP_KEY = env.text("GRIP_KEY", default="")
+TIER_PUBLISH_URLS = env.names("TIER_PUBLISH_URLS", default=["http://127.0.0.1:5561/publish/"])
+
 # Where `make serve` and `make run` listen, and how many processes `make serve` runs (switchsite.serve).
 # Two per core rather than one: each process then holds half as many open streams, and a full
 # garbage collection, which stops its whole process, lasts half as long

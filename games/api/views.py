@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.http import StreamingHttpResponse
+from django.http import HttpResponseBase, StreamingHttpResponse
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny
@@ -17,11 +17,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
-from games.api import schema_shapes, waiting
+from games.api import schema_shapes, tier, waiting
 from games.api import serializers as s
+from games.models import Seat
 from switchgame import bots, catalog
-from switchsite import incarnation
+from switchsite import grip, incarnation
 from switchsite.api.asyncviews import AsyncAPIView
+from switchsite.api.authentication import TierLinks
 from switchsite.api.idempotency import idempotent
 from switchsite.api.pagination import ListPagination, PageQuerySerializer
 from switchsite.api.parsing import parsed, parsed_cursor, parsed_query
@@ -368,7 +370,10 @@ class MatchEventsView(SeatLinkOwnSeat, AsyncAPIView):
         query = parsed_query(s.EventsQuerySerializer, request.query_params)
         of_incarnation = await cursor_incarnation(request)
 
+        seats: tuple[Seat, ...] = ()
+
         async def read() -> waiting.Page:
+            nonlocal seats
             page = await run_shared(
                 selectors.match_log_page,
                 match_id=match_id,
@@ -377,8 +382,17 @@ class MatchEventsView(SeatLinkOwnSeat, AsyncAPIView):
                 limit=query["limit"],
             )
             assert page.count is not None  # counted: the default
+            seats = page.seats
             return selectors.events_seen(page, user=request.user), page.count
 
+        if grip.from_tier(request):
+            found = await read()
+            answer = _page(request, found, query["limit"], of_incarnation)
+            if found[0] or query["wait"] <= 0:
+                return answer
+            seat = selectors.viewer_seat(seats=seats, user=request.user)
+            channel = tier.match_channel(match_id, seat, request.user)
+            return tier.hold_long_poll(answer, channel=channel, **_hold_query(query))
         page = await waiting.long_poll(
             read, [notifier.match_topic(match_id)], query["wait"], present=request.user.pk
         )
@@ -407,10 +421,24 @@ class FeedEventsView(SeatLinkOwnFeed, AsyncAPIView):
             assert count is not None  # counted: the default
             return results, count
 
+        if grip.from_tier(request):
+            await run_sync(tier.seen, request.user)
+            found = await read()
+            answer = _page(request, found, query["limit"], of_incarnation)
+            if found[0] or query["wait"] <= 0:
+                return answer
+            channel = tier.feed_channel(request.user.pk)
+            return tier.hold_long_poll(answer, channel=channel, **_hold_query(query))
         page = await waiting.long_poll(
             read, [notifier.feed_topic(request.user.pk)], query["wait"], present=request.user.pk
         )
         return _page(request, page, query["limit"], of_incarnation)
+
+
+def _hold_query(query: dict[str, Any]) -> dict[str, Any]:
+    """What a long poll held by the tier waits for: the events after its cursor, as many as its
+    ``limit``, for ``wait`` seconds."""
+    return {"after": query["after"], "limit": query["limit"], "wait": query["wait"]}
 
 
 class EventStreamRenderer(BaseRenderer):
@@ -461,13 +489,13 @@ class StreamView(AsyncAPIView):
     renderer_classes = [EventStreamRenderer]
 
 
-class MatchStreamView(SeatLinkOwnSeat, StreamView):
+class MatchStreamView(SeatLinkOwnSeat, TierLinks, StreamView):
     @extend_schema(
         parameters=[LAST_EVENT_ID, INCARNATION],
         responses={(200, "text/event-stream"): SSE_EVENT, **problems(400, 401, 404, 406, 410)},
         summary="The match's events as Server-Sent Events",
     )
-    async def get(self, request: AuthenticatedRequest, match_id: int) -> StreamingHttpResponse:
+    async def get(self, request: AuthenticatedRequest, match_id: int) -> HttpResponseBase:
         of_incarnation = await cursor_incarnation(request)
 
         async def read(after: int, limit: int = waiting.STREAM_BATCH) -> waiting.Batch:
@@ -481,6 +509,33 @@ class MatchStreamView(SeatLinkOwnSeat, StreamView):
             )
             return selectors.events_seen(page, user=request.user), page.over
 
+        if grip.from_tier(request):
+            after = tier.stream_cursor(request, lambda: _resume_point(request))
+
+            def answer() -> tuple[list[dict[str, Any]], bool, str]:
+                page = selectors.match_log_page(
+                    match_id=match_id,
+                    after=after,
+                    incarnation=of_incarnation,
+                    limit=tier.ANSWER_EVENTS,
+                    counted=False,
+                )
+                seat = selectors.viewer_seat(seats=page.seats, user=request.user)
+                seen = [
+                    selectors.event_as_seen(e, seat=seat, reveal_all=page.over)
+                    for e in page.records
+                ]
+                return seen, page.over, tier.match_channel(match_id, seat, request.user)
+
+            seen, over, channel = await run_sync(answer)
+            return tier.stream_answer(
+                request,
+                events=seen,
+                over=over,
+                channel=channel,
+                after=after,
+                of_incarnation=of_incarnation,
+            )
         after = _resume_point(request)
         await read(after, 1)  # 404 or 410 before the stream starts
         events = waiting.event_stream(
@@ -493,13 +548,13 @@ class MatchStreamView(SeatLinkOwnSeat, StreamView):
         return await _stream_response(request, events, of_incarnation)
 
 
-class FeedStreamView(SeatLinkOwnFeed, StreamView):
+class FeedStreamView(SeatLinkOwnFeed, TierLinks, StreamView):
     @extend_schema(
         parameters=[LAST_EVENT_ID, INCARNATION],
         responses={(200, "text/event-stream"): SSE_EVENT, **problems(400, 401, 406, 410)},
         summary="Your own feed as Server-Sent Events",
     )
-    async def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:
+    async def get(self, request: AuthenticatedRequest) -> HttpResponseBase:
         of_incarnation = await cursor_incarnation(request)
         player = await run_sync(services.player_profile, user=request.user)
 
@@ -514,6 +569,25 @@ class FeedStreamView(SeatLinkOwnFeed, StreamView):
             )
             return events, False
 
+        if grip.from_tier(request):
+            await run_sync(tier.seen, request.user)
+            after = tier.stream_cursor(request, lambda: _resume_point(request))
+            seen, _ = await run_sync(
+                selectors.feed_events,
+                player=player,
+                after=after,
+                incarnation=of_incarnation,
+                limit=tier.ANSWER_EVENTS,
+                counted=False,
+            )
+            return tier.stream_answer(
+                request,
+                events=seen,
+                over=False,
+                channel=tier.feed_channel(request.user.pk),
+                after=after,
+                of_incarnation=of_incarnation,
+            )
         after = _resume_point(request)
         await read(after, 1)  # 410 before the stream starts
         events = waiting.event_stream(

@@ -28,6 +28,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
 from switchgame.words import quoted
+from switchsite import grip
 from switchsite.models import ApiToken
 
 NAMED_TOKEN_PREFIX = "swt_"
@@ -86,6 +87,46 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return "Token, Bearer"
+
+
+class TierLinkAuthentication(authentication.BaseAuthentication):
+    """The connection tier following a held stream's next link (``switchsite.grip``):
+    it sends none of the client's headers, so the link names who holds the stream, signed. The
+    holder's token must still exist (a revoked one is refused, and the stream ends) and is
+    checked as if the client had sent it."""
+
+    def authenticate(self, request: Request) -> tuple[User, Any] | None:
+        holder = grip.link_holder(request._request)
+        if holder is None:
+            return None
+        if holder.token_id is None:
+            user = User.objects.select_related("player").filter(pk=holder.user_id).first()
+            if user is None or not user.is_active:
+                raise exceptions.AuthenticationFailed(gettext("Invalid token."))
+            return user, None
+        token = (
+            ApiToken.objects.select_related(*WITH_USER)
+            .filter(pk=holder.token_id, user_id=holder.user_id)
+            .first()
+        )
+        if token is None or not token.user.is_active:
+            raise exceptions.AuthenticationFailed(gettext("Invalid token."))
+        if not token.account:
+            _check_scope(request, token)
+        return token.user, token
+
+
+class TierLinks:
+    """A view whose held streams the tier asks again by their next link: such a request is
+    authenticated by its link alone (a mixin before the view class)."""
+
+    def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
+        initialized: Request = super().initialize_request(  # type: ignore[misc]
+            request, *args, **kwargs
+        )
+        if grip.link_holder(request) is not None:
+            initialized.authenticators = (TierLinkAuthentication(),)
+        return initialized
 
 
 def _check_scope(request: Request, token: ApiToken) -> None:

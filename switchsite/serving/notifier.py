@@ -34,7 +34,9 @@ from django.db import connections, transaction
 logger = logging.getLogger(__name__)
 
 # The channel the event-table triggers notify; payloads are "m:<match ids>" or "f:<user ids>" (the
-# feeds' owners), comma-separated, or "m:*" / "f:*" when the ids would not fit in one notification.
+# feeds' owners), comma-separated, each id followed by "@<first seq>-<last seq>" of what the
+# statement wrote (games/0019: the connection tier's publisher reads just those), or "m:*" / "f:*"
+# when the ids would not fit in one notification.
 # "t:<tournament id>" is sent by the tournament service, "s:<series id>" when a series is edited,
 # "l:0" by the match services when the lobby changes (:func:`wake_on_commit`).
 CHANNEL = "switch_events"
@@ -165,11 +167,31 @@ class Hub:
 
 
 def parse_payload(payload: str) -> tuple[str, list[int] | None]:
-    """``"m:3,4"`` → ``("m", [3, 4])``; ``"f:*"`` → ``("f", None)`` (every feed)."""
-    kind, _, ids = payload.partition(":")
-    if ids == "*":
+    """``"m:3,4@7-9"`` → ``("m", [3, 4])``; ``"f:*"`` → ``("f", None)`` (every feed)."""
+    kind, ranges = parse_ranges(payload)
+    return kind, None if ranges is None else [topic_id for topic_id, _ in ranges]
+
+
+SeqRange = tuple[int, int]
+
+
+def parse_ranges(payload: str) -> tuple[str, list[tuple[int, SeqRange | None]] | None]:
+    """``"m:3@7-9,4"`` → ``("m", [(3, (7, 9)), (4, None)])``: each id with the seqs written, if
+    the payload says; ``None`` instead of the list for ``"*"``. ``ValueError`` if unreadable."""
+    kind, _, entries = payload.partition(":")
+    if entries == "*":
         return kind, None
-    return kind, [int(i) for i in ids.split(",") if i]
+    parsed: list[tuple[int, SeqRange | None]] = []
+    for entry in entries.split(","):
+        if not entry:
+            continue
+        topic_id, _, seqs = entry.partition("@")
+        if seqs:
+            first, _, last = seqs.partition("-")
+            parsed.append((int(topic_id), (int(first), int(last))))
+        else:
+            parsed.append((int(topic_id), None))
+    return kind, parsed
 
 
 class PostgresListener:
@@ -202,7 +224,7 @@ class PostgresListener:
         while True:
             try:
                 conn = await psycopg.AsyncConnection.connect(
-                    **_connection_params(), autocommit=True
+                    **listen_connection_params(), autocommit=True
                 )
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
@@ -234,7 +256,7 @@ class PostgresListener:
             self._hub.wake([(kind, i) for i in ids])
 
 
-def _connection_params() -> dict[str, Any]:
+def listen_connection_params() -> dict[str, Any]:
     """The listening connection's parameters: ``DATABASE_LISTEN_URL``'s when DATABASE_URL goes
     through a transaction pooler (LISTEN must stay on one server connection), else Django's own
     for the default database."""

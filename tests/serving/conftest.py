@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from typing import Any, TypeVar
 import pytest
 from django.db import connection, connections
 
-from benchmarks.shape import PLAIN_HTTP, free_port
+from benchmarks.shape import PLAIN_HTTP, PrivatePushpin, Process, free_port
 from games import selectors, services
 from switchsite import asyncdb
 from tests.conftest import IN_CI
@@ -152,6 +153,68 @@ def start_server(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
     yield start
     for server in servers:
         server.stop()
+
+
+# The key the tier signs with in these tests (GRIP_KEY and pushpin.conf's sig_key).
+TEST_GRIP_KEY = "serving-tests-grip-key"
+
+
+class Tier:
+    """The production shape's connection tier in front of ``server``: Pushpin from
+    ``deploy/pushpin.conf`` and the publisher (``manage.py publish_events``), each a process of
+    its own; clients connect to :attr:`base_url`, Pushpin's."""
+
+    def __init__(self, server: Server, directory: Path) -> None:
+        self.server = server
+        self.directory = directory
+        self.pushpin = PrivatePushpin(directory, server.port, TEST_GRIP_KEY)
+        self.base_url = f"http://127.0.0.1:{self.pushpin.port}"
+        self.publisher: Process | None = None
+        self.start_publisher()
+
+    def start_publisher(self) -> None:
+        env = production_env(GRIP_KEY=TEST_GRIP_KEY, TIER_PUBLISH_URLS=self.pushpin.publish_url)
+        command = [sys.executable, "manage.py", "publish_events"]
+        self.publisher = Process("publisher", command, env, self.directory)
+
+    def stop_publisher(self) -> None:
+        if self.publisher is not None:
+            self.publisher.stop(10)
+            self.publisher = None
+
+    def stop(self) -> None:
+        self.stop_publisher()
+        self.pushpin.stop()
+
+    def output(self) -> str:
+        logs = [self.directory / "pushpin.log", self.directory / "publisher.log"]
+        return "\n".join(log.read_text(errors="replace") for log in logs if log.exists())
+
+
+def require_pushpin() -> None:
+    """Pushpin is Debian's package (``.ci/run`` installs it): skipped without it on a
+    developer's machine, failed in CI."""
+    if shutil.which("pushpin") is None:
+        if IN_CI:
+            pytest.fail("CI=true but Pushpin is not installed: the tier's tests cannot run")
+        pytest.skip("needs Pushpin (apt-get install pushpin)")
+
+
+@pytest.fixture(scope="module")
+def start_tier(start_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Start a server with the connection tier in front (stopped at the end of the module)."""
+    require_pushpin()
+    tiers: list[Tier] = []
+
+    def start(**settings: Any) -> Tier:
+        server = start_server(GRIP_KEY=TEST_GRIP_KEY, **settings)
+        tier = Tier(server, tmp_path_factory.mktemp("tier"))
+        tiers.append(tier)
+        return tier
+
+    yield start
+    for tier in tiers:
+        tier.stop()
 
 
 @pytest.fixture

@@ -37,16 +37,26 @@ def server(start_server: Any) -> Server:
     return start_server(workers=2, STREAMS_PER_TOKEN=STREAMS)  # two players follow fifty streams
 
 
+@pytest.fixture(scope="module", params=["web processes", "connection tier"])
+def front(request: pytest.FixtureRequest, server: Server) -> Any:
+    """Where the clients connect: the web processes themselves, or the production shape's
+    connection tier in front of them (Pushpin and the publisher), which must keep the same
+    contract."""
+    if request.param == "web processes":
+        return server
+    return request.getfixturevalue("start_tier")(workers=2, STREAMS_PER_TOKEN=STREAMS)
+
+
 @pytest.fixture(scope="module")
 def short_server(start_server: Any) -> Server:
     return start_server(SSE_MAX_SECONDS=2, SSE_KEEPALIVE_SECONDS=0.5)
 
 
 def test_fifty_streams_all_get_a_move_within_two_seconds_while_it_is_answered(
-    server: Server, table: Table
+    front: Any, table: Table
 ):
     async def scenario() -> tuple[int, float, list[float]]:
-        async with aiohttp.ClientSession(server.base_url) as session:
+        async with aiohttp.ClientSession(front.base_url) as session:
             cursor = await last_seq(session, table)
             streams = await asyncio.gather(
                 *(
@@ -84,7 +94,7 @@ def test_fifty_streams_all_get_a_move_within_two_seconds_while_it_is_answered(
 
 
 def test_a_stream_resumed_with_last_event_id_loses_nothing_and_repeats_nothing(
-    server: Server, table: Table
+    front: Any, table: Table
 ):
     stream_path = f"/api/v1/matches/{table.match_id}/stream/"
 
@@ -101,7 +111,7 @@ def test_a_stream_resumed_with_last_event_id_loses_nothing_and_repeats_nothing(
         return seen
 
     async def scenario() -> tuple[list[int], int]:
-        async with aiohttp.ClientSession(server.base_url) as session:
+        async with aiohttp.ClientSession(front.base_url) as session:
             first = await read_to(session, 0, await last_seq(session, table))
             for _ in range(3):  # while the client is away
                 token, action = await move_for_the_seat_to_move(session, table)
@@ -135,9 +145,9 @@ def test_a_stream_ends_cleanly_at_sse_max_seconds_with_keepalives_meanwhile(
     assert sum(m.comment == "keepalive" for m in messages) >= 2
 
 
-def test_a_long_poll_answers_as_soon_as_another_process_commits(server: Server, table: Table):
+def test_a_long_poll_answers_as_soon_as_another_process_commits(front: Any, table: Table):
     async def scenario() -> tuple[float, dict[str, Any]]:
-        async with aiohttp.ClientSession(server.base_url) as session:
+        async with aiohttp.ClientSession(front.base_url) as session:
             cursor = await last_seq(session, table)
             poll = asyncio.create_task(
                 events_after(session, table, cursor, table.tokens[0], wait=20)
