@@ -178,6 +178,9 @@ def finished_match(username: str, ruleset: str, seats: int, **settings: Any) -> 
         if view["status"] != "active":
             return match.pk
         moves = view["legal_moves"]
+        if not moves:  # the bots' turn: played here, whether or not a server's task thread is too
+            services.bot_turns_play(match_id=match.pk)
+            continue
         takes = [m for m in moves if m["action"] == "play"] or [
             m for m in moves if m["action"] == "move" and view["grid"][m["to"][0]][m["to"][1]]
         ]

@@ -67,8 +67,10 @@ async def quiet_stream_for(seconds: float) -> tuple[list[float], bool]:
 
 @pytest.fixture
 def in_process_hub(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The waiters' hub without the database's listener (whatever database the suite runs on)."""
+    """The waiters' hub without the database's listener (whatever database the suite runs on),
+    open: a server stopped earlier in this process left it closing."""
     monkeypatch.setattr(notifier, "uses_postgresql", lambda: False)
+    monkeypatch.setattr(notifier.hub, "closing", False)
 
 
 @pytest.mark.usefixtures("in_process_hub")

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import presence, services
 from games.models import Presence
+from switchsite.serving import notifier
 from tests.serving.clients import get_json, open_stream
 from tests.serving.conftest import Server, in_thread, run_in_own_loop
 from tests.serving.test_waiters import Call
@@ -47,6 +48,7 @@ def test_a_waiter_is_seen_when_it_opens_again_while_open_and_when_it_closes(
     user_id, token = robo
 
     async def scenario() -> None:
+        await notifier.start()  # as the server does at startup (a server stopped earlier closed it)
         stream = Call("/api/v1/players/me/stream/", token)
         opened = await until_seen(user_id, lambda at: at is not None)
         await until_seen(user_id, lambda at: at > opened)  # the refresh while it is held
