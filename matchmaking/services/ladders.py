@@ -35,8 +35,9 @@ from switchgame import catalog, matchmaking, ratings
 LADDER_STRIKES = 2
 # Opponents met within this long are avoided where it costs little.
 MET_WITHIN = timedelta(hours=1)
-# A table whose match was not started this long after it was seated is started by the sweep.
-UNSTARTED_FOR = timedelta(seconds=5)
+# A table whose match was not started this long after it was seated (its worker died) is
+# started by the sweep: longer than a round of a hundred tables takes to start.
+UNSTARTED_FOR = timedelta(seconds=30)
 
 
 def ladder_create(
