@@ -616,7 +616,7 @@ FEED_DATA: dict[str, tuple[str, dict[str, serializers.Field]]] = {
     ),
     "table_report": (
         "A player at your offline tournament table reported its result, or a report of it was "
-        "confirmed or disputed (`status`: the report's).",
+        "confirmed, disputed or settled by the desk (`status`: the report's).",
         {
             "tournament": serializers.IntegerField(),
             "round": serializers.IntegerField(),

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
+from games.models import FeedEvent
 from switchsite.problems import ServiceError
 from tests.tournaments.test_club_night_django import abbott_body
 from tournaments import selectors, services
@@ -404,3 +405,23 @@ def test_without_self_checkin_players_check_in_at_the_desk(human_event):
     player = tournament.entries.select_related("player").first().player
 
     refused("checkin_closed", services.entry_checkin_self, tournament_id=tournament.pk, user=player)
+
+
+def test_the_players_hear_when_the_desk_settles_their_table(human_event):
+    tournament = offline(human_event)
+    table = table_one(tournament)
+    alice, bob, *_ = players_at(table)
+    names = names_at(table)
+    reported = report(tournament, alice, french(names))
+    answer("dispute", tournament, reported, bob)
+
+    services.table_result_enter(
+        tournament_id=tournament.pk,
+        round_number=1,
+        table_number=1,
+        user=tournament.created_by,
+        result=french(names, tally=20),
+    )
+
+    told = FeedEvent.objects.filter(player__user=bob, type="table_report").order_by("seq")
+    assert [event.data["status"] for event in told] == ["pending", "disputed", "settled"]

@@ -18,7 +18,6 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import services as game_services
 from tournaments import errors, selectors
 from tournaments.models import Entry, ResultReport, Table, Tournament
 from tournaments.services.common import locked_tournament
@@ -27,6 +26,7 @@ from tournaments.services.table_results import (
     open_table,
     result_checked,
     result_write,
+    tell_table,
 )
 
 
@@ -76,7 +76,7 @@ def report_create(
             report.status = ResultReport.Status.RECORDED
             report.save(update_fields=["status"])
             result_write(tournament, table, checked, user=user, report=report)
-        _tell_table(tournament, table, report)
+        tell_table(tournament, table, report)
         return report
 
 
@@ -93,7 +93,7 @@ def report_confirm(
         checked = result_checked(tournament, table, report.result, confirm=True)
         _answer(report, ResultReport.Status.CONFIRMED, user, answerer)
         result_write(tournament, table, checked, user=user, report=report)
-        _tell_table(tournament, table, report)
+        tell_table(tournament, table, report)
         return report
 
 
@@ -115,7 +115,7 @@ def report_dispute(
         )
         report.reason = reason
         _answer(report, ResultReport.Status.DISPUTED, user, answerer)
-        _tell_table(tournament, table, report)
+        tell_table(tournament, table, report)
         return report
 
 
@@ -205,25 +205,6 @@ def _answer(report: ResultReport, status: str, user: User, entry: Entry | None) 
     report.status = status
     report.answered_by, report.answerer, report.answered_at = user, entry, timezone.now()
     report.save(update_fields=["status", "answered_by", "answerer", "answered_at", "reason"])
-
-
-def _tell_table(tournament: Tournament, table: Table, report: ResultReport) -> None:
-    """A ``table_report`` in the feed of each player at the table (members, and guests through
-    their seat links): their pages show the report, or the result, without reloading."""
-    holders = Entry.objects.filter(seats__table=table).values_list("player_id", "guest_user_id")
-    for user_id in {player or guest for player, guest in holders if player or guest}:
-        game_services.player_notify(
-            user_id=user_id,
-            event_type="table_report",
-            match=None,
-            data={
-                "tournament": tournament.pk,
-                "round": table.round.number,
-                "table": table.number,
-                "report": report.pk,
-                "status": report.status,
-            },
-        )
 
 
 def _disputed_words(table: Table) -> str:

@@ -125,10 +125,32 @@ def table_result_enter(
             reason=reason if has_result else "",
             submission=submission,
         )
-        table.reports.filter(status__in=ResultReport.OPEN).update(
-            status=ResultReport.Status.SETTLED
-        )
+        settled = list(table.reports.filter(status__in=ResultReport.OPEN))
+        for report in settled:
+            report.status = ResultReport.Status.SETTLED
+        ResultReport.objects.bulk_update(settled, ["status"])
+        if settled:
+            tell_table(tournament, table, settled[-1])
     return table
+
+
+def tell_table(tournament: Tournament, table: Table, report: ResultReport) -> None:
+    """A ``table_report`` in the feed of each player at the table (members, and guests through
+    their seat links): their pages show the report, or the result, without reloading."""
+    holders = Entry.objects.filter(seats__table=table).values_list("player_id", "guest_user_id")
+    for user_id in {player or guest for player, guest in holders if player or guest}:
+        game_services.player_notify(
+            user_id=user_id,
+            event_type="table_report",
+            match=None,
+            data={
+                "tournament": tournament.pk,
+                "round": table.round.number,
+                "table": table.number,
+                "report": report.pk,
+                "status": report.status,
+            },
+        )
 
 
 def open_table(tournament: Tournament, *, round_number: int, table_number: int) -> Table:

@@ -73,7 +73,7 @@ export class Outbox {
 
   /** @returns {OutboxState} */
   state() {
-    return { waiting: this.waiting(), sent: this.sent, refused: this.refused };
+    return { waiting: this.waiting(), sent: [...this.sent], refused: [...this.refused] };
   }
 
   changed() {

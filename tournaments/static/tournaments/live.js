@@ -53,7 +53,10 @@
     try {
       const answer = await fetch(location.href, { cache: "no-store", credentials: "same-origin" });
       if (!answer.ok) return;
-      const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
+      // The fresh page's own <style> (the admin's, marked with that answer's nonce) is not one of
+      // the parts swapped in, and parsing it here would be refused by this page's policy.
+      const html = (await answer.text()).replace(/<style[^>]*>[\s\S]*?<\/style>/g, "");
+      const fresh = new DOMParser().parseFromString(html, "text/html");
       for (const part of parts) {
         const now = document.querySelector(part);
         const next = fresh.querySelector(part);
