@@ -43,6 +43,10 @@ LINK_SALT = "switchsite.tier-link"
 # A next link older than this is refused: the stream ends and its client reconnects.
 LINK_MAX_AGE = 24 * 3600
 PUBLISH_TIMEOUT_SECONDS = 5.0
+# Pushpin asks every held stream's next link again after this many seconds (120 unless told), all
+# the streams of a path at once: a day, so that it does not, every two minutes, ask Django again
+# for every stream it holds. It asks when a publication does not follow on, which is what counts.
+NEXT_LINK_TIMEOUT = 86400
 
 
 # --- who is the tier ----------------------------------------------------------------------------
@@ -109,7 +113,7 @@ def hold_stream(
     response["Grip-Keep-Alive"] = (
         f": keepalive\\n\\n; format=cstring; timeout={math.ceil(keepalive)}"
     )
-    response["Grip-Link"] = f"<{next_link}>; rel=next"
+    response["Grip-Link"] = f"<{next_link}>; rel=next; timeout={NEXT_LINK_TIMEOUT}"
     return response
 
 
