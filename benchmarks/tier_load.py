@@ -376,7 +376,9 @@ def measure(
     # for them all (one channel per seat and per feed, one per match for its spectators).
     channels = 5 * args.matches
     settle = max(args.settle, channels / PUSHPIN_UPDATES_PER_SECOND + 5)
-    print(f"waiting {settle:.0f} s for Pushpin's first recovery of {channels:,} channels", flush=True)
+    print(
+        f"waiting {settle:.0f} s for Pushpin's first recovery of {channels:,} channels", flush=True
+    )
     time.sleep(settle)
     idle_after = shape.pss_mib(pushpin.pids())
     per_stream_kib = (idle_after - idle_before) * 1024 / max(len(streams) + len(polls), 1)
