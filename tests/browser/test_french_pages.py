@@ -16,14 +16,20 @@ import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import polib
 import pytest
+from django.contrib.auth.models import Permission
+from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from games import selectors as game_selectors
 from games import services as games
 from games.models import Match
+from games.services.presence import presence_write
+from matchmaking import services as ladders
+from matchmaking.models import Ladder
 from tests.browser.conftest import ARTIFACTS, LAPTOP, PolicyViolations, screenshot
 from tests.browser.play import PASSWORD, account, finished_match, online_tournament
 from tests.browser.test_tournament_pages import GUESTS, club_night
@@ -129,7 +135,23 @@ NAMES = [
     "Hugo",
     "Tournoi en ligne",
     "Les jeudis d'automne",
+    "zorro",
 ]
+
+
+def ladder_of_one_bot(keeper: Any) -> int:
+    """A ladder whose one bot, zorro, has been seated against a server bot; its id."""
+    keeper.user_permissions.add(Permission.objects.get(codename="add_ladder"))
+    keeper = type(keeper).objects.get(pk=keeper.pk)  # its permissions read afresh
+    ladder = ladders.ladder_create(
+        user=keeper, ruleset="french", seats=2, interval_seconds=300, turn_seconds=30
+    )
+    zorro = games.player_register(username="zorro", password=PASSWORD, bot=True)[0]
+    ladders.ladder_join(ladder_id=ladder.pk, user=zorro)
+    presence_write(seen={zorro.pk: timezone.now()})
+    Ladder.objects.filter(pk=ladder.pk).update(next_round_at=timezone.now())
+    ladders.ladder_round_seat(ladder_id=ladder.pk)
+    return ladder.pk
 
 
 @pytest.fixture
@@ -229,6 +251,13 @@ def test_every_kind_of_page_is_french_with_no_english_left(
     page.goto("/play/players/chloe/")
     expect(page.get_by_role("heading", name="chloe", exact=True)).to_be_visible()
     pages.read(page, "player")
+    ladder = ladder_of_one_bot(director)
+    page.goto("/play/ladders/")
+    expect(page.locator("#ladders tbody tr")).to_have_count(3)  # zorro and two server bots
+    pages.read(page, "ladders")
+    page.goto(f"/ladders/{ladder}/")
+    expect(page.locator("tbody tr")).to_have_count(3)
+    pages.read(page, "ladder-public")
 
     # A guest's seat link, in a browser of its own.
     guest = policy_violations.watch(
