@@ -7,12 +7,13 @@ looks stalled — after a dead worker, a lost message or a failed publish.
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
 
-from games import errors, services
+from games import botshare, errors, services
 from switchsite.tasks import (
     RETRY_ON_DATABASE_FAULTS,
     publish,
@@ -20,24 +21,36 @@ from switchsite.tasks import (
     tasks_run_inline,
 )
 
-# A long run of bot seats (an all-bot table) is played in slices so one task never hogs a worker.
-BOT_MOVES_PER_TASK = 10
-
 
 @shared_task(**RETRY_ON_DATABASE_FAULTS)
-def play_bot_turns(match_id: int) -> int:
-    """Play bot seats while one is to move (a slice of moves, then the rest as a new task).
+def play_bot_turns(match_id: int, payer_id: int | None = None) -> int:
+    """Play bot seats while one is to move (a slice of moves, then the rest as a new task), and
+    count the time to ``payer_id``, the match's creator (None: published by the sweep).
 
     Returns the number of moves played: 0 when no bot is to move (the work was done already).
     """
-    # Run in the publishing thread there is no worker to hog, and re-publishing would nest calls.
-    limit = None if tasks_run_inline() else BOT_MOVES_PER_TASK
+    if tasks_run_inline():  # no worker to hog or share, and re-publishing would nest calls
+        try:
+            return services.bot_turns_play(match_id=match_id)[0]
+        except errors.MatchNotFound:
+            return 0
+    # A long run of bot moves (a table of bots, a strong bot's turns) is played in slices, the rest
+    # as a new task, queued by the player's share of the workers (games.botshare).
+    lock = "" if payer_id is None else botshare.slice_begins(payer_id)
+    if lock is None:  # a slice of theirs is being played: this one waits its turn
+        botshare.publish_bot_turns(match_id, payer_id, later=True)
+        return 0
+    started = time.monotonic()
     try:
-        played, more = services.bot_turns_play(match_id=match_id, limit=limit)
+        played, more = services.bot_turns_play(match_id=match_id, seconds=botshare.SLICE_SECONDS)
     except errors.MatchNotFound:
         return 0  # deleted since: nothing left to do
+    finally:
+        botshare.slice_ends(lock)
+    if payer_id is not None:
+        botshare.spent(payer_id, time.monotonic() - started)
     if more:
-        publish(play_bot_turns.name, match_id)
+        botshare.publish_bot_turns(match_id, payer_id)
     return played
 
 

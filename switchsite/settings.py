@@ -418,6 +418,9 @@ USER_BOT_SEATS = env.integer("USER_BOT_SEATS", default=16, minimum=0)
 STREAMS_PER_TOKEN = env.integer("STREAMS_PER_TOKEN", default=20, minimum=1)
 STREAMS_PER_ADDRESS = env.integer("STREAMS_PER_ADDRESS", default=50, minimum=1)
 STREAM_LEASE_SECONDS = env.integer("STREAM_LEASE_SECONDS", default=60, minimum=3)
+# A player whose server bots used more than this many seconds of the workers' time in the last
+# minute has their next bot work wait behind the bot work of those who used less (games.botshare).
+BOT_SHARE_SECONDS = env.integer("BOT_SHARE_SECONDS", default=10, minimum=1)
 
 # Quick play (POST /api/v1/pool/): how long an entry that accepts bots waits for people before
 # server bots fill its table, unless it asks for another wait; the turn clock of its matches.

@@ -104,15 +104,20 @@ def tasks_run_inline() -> bool:
     return settings.CELERY_TASK_ALWAYS_EAGER and not in_process_worker.running
 
 
-def publish(task: str, *args: Any) -> bool:
+def publish(
+    task: str, *args: Any, priority: int | None = None, countdown: float | None = None
+) -> bool:
     """Enqueue the task named ``task`` now; True if it was handed over (or, run in the publishing
-    thread, ran without error)."""
+    thread, ran without error). A ``priority`` (0, the default's, first to 9 last) puts it behind
+    the tasks of a lower number on the broker, a ``countdown`` runs it no sooner than that many
+    seconds from now (games.botshare); in-process, tasks run in order, at once."""
     registered = registered_task(task)
     if settings.CELERY_TASK_ALWAYS_EAGER and in_process_worker.running:
         in_process_worker.submit(task, args)
         return True
     try:
-        registered.delay(*args)
+        options: dict[str, Any] = {"priority": priority, "countdown": countdown}
+        registered.apply_async(args, **{k: v for k, v in options.items() if v is not None})
     except Exception:
         logger.exception("could not publish %s%r; the sweep will find the work again", task, args)
         return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -336,15 +337,18 @@ def action_apply(
     return retrying(apply)
 
 
-def bot_turns_play(*, match_id: int, limit: int | None = None) -> tuple[int, bool]:
-    """Play the bot seats to move, one move per short transaction, up to ``limit`` moves.
+def bot_turns_play(
+    *, match_id: int, limit: int | None = None, seconds: float | None = None
+) -> tuple[int, bool]:
+    """Play the bot seats to move, one move per short transaction, up to ``limit`` moves and until
+    ``seconds`` have gone by (at least one move).
 
     A bot chooses from an unlocked read and its move is written only if the match has not changed
     meanwhile; if it has, the match is read again and the bot to move (if any) chooses again, as
     every operation is retried (:func:`~games.services.pipeline.retrying`). So a task delivered
     twice, late or for a match someone else moved on does no harm. Returns the moves played and
-    whether a bot may still be to move (the caller hands that on): after ``limit`` moves, or when
-    the match kept changing under the bot (``match_busy``).
+    whether a bot may still be to move (the caller hands that on): after ``limit`` moves or
+    ``seconds``, or when the match kept changing under the bot (``match_busy``).
     """
     left: list[LoadedMatch] = []  # the match as the last move left it: no need to read it again
 
@@ -368,7 +372,10 @@ def bot_turns_play(*, match_id: int, limit: int | None = None) -> tuple[int, boo
         return True
 
     played = 0
-    while limit is None or played < limit:
+    until = None if seconds is None else time.monotonic() + seconds
+    while (limit is None or played < limit) and (
+        until is None or played == 0 or time.monotonic() < until
+    ):
         try:
             if not retrying(move):
                 return played, False

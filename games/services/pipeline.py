@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import errors, signals
+from games import botshare, errors, signals
 from games.models import Match, MatchEvent, Seat
 from games.selectors import LoadedMatch, match_view
 from games.services.ratings import match_rated
@@ -168,7 +168,8 @@ def advance(
             )
             publish_after_commit("games.tasks.keep_record_deals", match_id)
         if wake_bots and decision.bot_to_move:
-            publish_after_commit("games.tasks.play_bot_turns", match.pk)
+            match_id, payer_id = match.pk, match.created_by_id
+            transaction.on_commit(lambda: botshare.publish_bot_turns(match_id, payer_id))
     loaded.read_version, loaded.read_turn = match.version, game.turn_id
     return records
 
