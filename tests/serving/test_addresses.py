@@ -12,7 +12,7 @@ from django.core.cache import caches
 
 from switchsite.asgi import application
 from switchsite.serving.addresses import client_address
-from tests.serving.conftest import run_in_own_loop
+from tests.serving.conftest import PROJECT_ROOT, run_in_own_loop
 
 CLIENT, PROXY = "203.0.113.7", "10.0.0.2"
 
@@ -38,6 +38,16 @@ def forwarded(*values: str) -> list[tuple[bytes, bytes]]:
 )
 def test_the_client_is_what_the_outermost_trusted_proxy_wrote(headers, trusted, address):
     assert client_address(headers, PROXY, trusted) == address
+
+
+def test_the_balancer_in_deploy_writes_the_clients_address_over_the_clients_own():
+    """docs/operations.md has TRUSTED_PROXIES=1 behind deploy/haproxy.cfg: that holds only while
+    HAProxy replaces X-Forwarded-For (a merge once dropped the line, and with it the protection)."""
+    frontend = (PROJECT_ROOT / "deploy" / "haproxy.cfg").read_text().split("\nfrontend ", 1)[1]
+    rules = [line.strip() for line in frontend.split("\nbackend ", 1)[0].splitlines()]
+
+    assert "http-request set-header X-Forwarded-For %[src]" in rules
+    assert "option forwardfor" not in rules  # it would append to the client's value instead
 
 
 async def asgi_post(
