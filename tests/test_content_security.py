@@ -10,9 +10,11 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.test import Client
 
 from games import services as games
+from matchmaking import services as matchmaking
 from tournaments import selectors
 from tournaments import services as tournaments
 from tournaments.powers import directors
@@ -39,10 +41,12 @@ def directives(header: str) -> dict[str, str]:
 
 @pytest.fixture
 def site() -> dict[str, str]:
-    """Every kind of page, by name: the public pages of a seated evening in a series, the web
-    client's, a guest's seat link, the API's answers and docs, and the admin and the desk."""
+    """Every kind of page, by name: the public pages of a seated evening in a series and of a
+    ladder, the web client's, a guest's seat link, the API's answers and docs, and the admin and
+    the desk."""
     director = get_user_model().objects.create_user("director", is_staff=True)
     director.groups.add(directors())
+    director.user_permissions.add(Permission.objects.get(codename="add_ladder"))
     evening = tournaments.tournament_create(
         creator=director,
         name="Thursday club",
@@ -86,12 +90,17 @@ def site() -> dict[str, str]:
     match = games.match_create(
         creator=player, ruleset="switch", seats=2, bots_wanted=[{"seat": 1, "strategy": "random"}]
     )
+    ladder = matchmaking.ladder_create(
+        user=director, ruleset="switch", seats=2, interval_seconds=600, turn_seconds=30
+    )
     desk = f"/admin/tournaments/tournament/{evening.pk}"
     return {
         "tournaments": "/tournaments/",
         "public page": f"/tournaments/{evening.pk}/",
         "projector": f"/tournaments/{evening.pk}/screen/",
         "series": f"/tournaments/series/{series.pk}/",
+        "ladders": "/ladders/",
+        "ladder": f"/ladders/{ladder.pk}/",
         "lobby": "/play/",
         "table": f"/play/matches/{match.pk}/",
         "replay": f"/play/matches/{match.pk}/replay/",
