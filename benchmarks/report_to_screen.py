@@ -7,7 +7,8 @@ It starts its own PostgreSQL and Redis (:mod:`benchmarks.shape`), ``make serve``
 gathers the static files as a deployment does, makes a director (``createsuperuser``) and through
 the API an offline, public tournament of eight guests at tables of four whose results come from
 the players' phones (``self_report: confirm``). Debian's Chromium then opens the projector
-(``/tournaments/N/screen/``) and each guest's seat link at 390×844, as the room would. For every
+(``/tournaments/N/screen/``) and each guest's seat link at 390×844, each in a browser context
+of its own, as the room's devices would. For every
 table of every round, the guest in seat 1 reports the result on their page (the form: who went out,
 the tallies) and the guest in seat 2 presses "Confirm" when their page shows the report; the time
 is taken from that press until the projector shows the table recorded (its standings are swapped
@@ -138,14 +139,23 @@ def main(argv: list[str] | None = None) -> None:
 def measure(
     browser: Any, base: str, token: str, tournament: int, links: dict[str, str], rounds: int
 ) -> None:
-    room = browser.new_context(base_url=base)
+    # One browser context a phone, as in the room: a browser holds at most six connections to a
+    # server, and each of these pages keeps one open (its feed's stream).
     requests = [0]
-    room.on("request", lambda _request: requests.__setitem__(0, requests[0] + 1))
-    screen = room.new_page()
+    contexts = []
+
+    def device() -> Any:
+        context = browser.new_context(base_url=base)
+        context.set_default_timeout(120_000)  # a shared two-core machine: slow is not wrong
+        context.on("request", lambda _request: requests.__setitem__(0, requests[0] + 1))
+        contexts.append(context)
+        return context.new_page()
+
+    screen = device()
     screen.goto(f"/tournaments/{tournament}/screen/")
     phones = {}
     for name, url in links.items():
-        phones[name] = room.new_page()
+        phones[name] = device()
         phones[name].set_viewport_size(PHONE)
         phones[name].goto(url)
     latencies: list[float] = []
@@ -175,7 +185,8 @@ def measure(
             per_result.append(requests[0] - before)
         if number < rounds:
             api(base, "POST", f"/tournaments/{tournament}/next-round/", token)
-    room.close()
+    for context in contexts:
+        context.close()
     print(
         f"{len(latencies)} results confirmed on a phone, {len(links)} phones and a projector open, "
         f"CPU {os.cpu_count()} cores"
