@@ -20,6 +20,10 @@ from switchgame.words import quoted
 from switchsite.models import ApiToken
 
 
+# Names that are paths beside /api/v1/players/<username>/: a player of that name would have no page.
+RESERVED_NAME_KEYS = frozenset({"me", "online"})
+
+
 def player_register(*, username: str, password: str, bot: bool = False) -> tuple[User, str]:
     """Create a user with a game profile (a ``bot`` account or not) and an API token; returns the
     user and the token key.
@@ -31,8 +35,15 @@ def player_register(*, username: str, password: str, bot: bool = False) -> tuple
         raise errors.RegistrationClosed(gettext("Registration is closed on this server."))
     username = unicodedata.normalize("NFKC", username)
     key = name_key(username)
+    if key in RESERVED_NAME_KEYS:
+        raise errors.UsernameTaken(
+            gettext("The username %(name)s names a page of the API: choose another.")
+            % {"name": quoted(username)}
+        )
     user_model = get_user_model()
-    taken = errors.UsernameTaken(f"The username {quoted(username)} is taken.")
+    taken = errors.UsernameTaken(
+        gettext("The username %(name)s is taken.") % {"name": quoted(username)}
+    )
     if (
         Player.objects.filter(name_key=key).exists()
         or user_model.objects.filter(username__iexact=username).exists()

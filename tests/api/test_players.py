@@ -29,7 +29,20 @@ def test_registration_answers_id_username_and_a_working_token():
 def test_taken_username_is_409_username_taken_whatever_the_case():
     register("dora")
 
-    assert_problem(register("Dora"), 409, "username_taken")
+    body = assert_problem(register("Dora"), 409, "username_taken")
+    assert "Dora" in body["detail"]
+
+
+@pytest.mark.parametrize("name", ["me", "Online"])
+def test_a_name_that_is_a_page_of_the_api_is_refused_in_the_callers_language(name: str):
+    assert_problem(register(name), 409, "username_taken")
+    body = APIClient().post(
+        "/api/v1/players/",
+        {"username": name, "password": PASSWORD},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="fr",
+    )
+    assert "page de l'API" in assert_problem(body, 409, "username_taken")["detail"]
 
 
 def test_registration_can_be_closed(settings):
