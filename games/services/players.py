@@ -19,7 +19,6 @@ from games.services.writer import FeedEntry, feed_append
 from switchgame.words import quoted
 from switchsite.models import ApiToken
 
-
 # Names that are paths beside /api/v1/players/<username>/: a player of that name would have no page.
 RESERVED_NAME_KEYS = frozenset({"me", "online"})
 
