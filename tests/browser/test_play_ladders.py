@@ -15,7 +15,7 @@ from games import services as game_services
 from games.services.presence import presence_write
 from matchmaking import services
 from matchmaking.models import Ladder
-from tests.browser.conftest import LAPTOP, PHONE, screenshot
+from tests.browser.conftest import LAPTOP, PHONE, PolicyViolations, screenshot
 from tests.browser.play import account, sign_up
 from tests.browser.test_french_pages import english_on
 
@@ -96,10 +96,12 @@ def test_the_ladders_page_shows_each_ladders_standings(play_contexts):
 
 
 def test_the_public_ladder_pages_need_no_sign_in_and_speak_french(
-    browser: Browser, asgi_server: str
+    browser: Browser, asgi_server: str, policy_violations: PolicyViolations
 ):
     ladder = ladder_with_a_round()
-    context = browser.new_context(viewport=PHONE, base_url=asgi_server, locale="fr-FR")
+    context = policy_violations.watch(
+        browser.new_context(viewport=PHONE, base_url=asgi_server, locale="fr-FR")
+    )
     page = context.new_page()
 
     page.goto("/ladders/")
