@@ -512,12 +512,12 @@ class _TableResults:
             **held,
             "deals": deals,
             "entered": latest.result if latest else None,
-            "entered_by": latest.entered_by.get_username() if latest else None,
+            "entered_by": _entered_by(latest) if latest else None,
             "entered_at": latest.entered_at.isoformat() if latest else None,
             "corrections": max(len(history) - 1, 0),
             "history": [
                 {
-                    "entered_by": version.entered_by.get_username(),
+                    "entered_by": _entered_by(version),
                     "entered_at": version.entered_at.isoformat(),
                     "reason": version.reason,
                     **_reported(version.report),
@@ -525,6 +525,17 @@ class _TableResults:
                 for version in history
             ],
         }
+
+
+def _entered_by(version: ResultEntry) -> str:
+    """Who entered a result: the desk user, or the player whose report or confirmation recorded
+    it, by their entry's name (a guest's seat-link user has a name people are not shown)."""
+    report = version.report
+    if report is None:
+        return version.entered_by.get_username()
+    confirmed = report.status == ResultReport.Status.CONFIRMED
+    entry = report.answerer if confirmed else report.reporter
+    return _actor_name(entry, version.entered_by)
 
 
 def _reported(report: ResultReport | None) -> dict[str, str | None]:

@@ -79,9 +79,10 @@ def test_a_guest_reports_by_seat_link_and_another_confirms_it(staff):
     table = staff.get(f"{path}/").json()["rounds"][0]["tables"][0]
     assert table["result"]["totals"][names[0]] == 60
     assert table["report_status"] is None
-    assert [(v["reported_by"], v["confirmed_by"]) for v in table["result"]["history"]] == [
-        (names[0], names[1])
-    ]
+    assert [
+        (v["entered_by"], v["reported_by"], v["confirmed_by"]) for v in table["result"]["history"]
+    ] == [(names[1], names[0], names[1])]
+    assert table["result"]["entered_by"] == names[1]  # a guest by their name, never "(guest 3)"
 
 
 def test_each_refusal_has_its_code(staff, alice):
