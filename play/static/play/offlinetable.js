@@ -52,10 +52,16 @@ export function mountOfflineTable(root, { api, storage, tournament: wanted, head
     offline: (failure) => failure instanceof ApiError && failure.retryable,
   });
 
-  async function load() {
+  /**
+   * Read the player's tournament and table again; `sameEntry`: only the table changed (a
+   * report's news), so the entry read before still holds and one request is spared.
+   *
+   * @param {boolean} [sameEntry]
+   */
+  async function load(sameEntry = false) {
     try {
       /** @type {any[]} */
-      const entries = await api.get("/tournaments/mine/");
+      const entries = sameEntry && shown ? [shown.mine] : await api.get("/tournaments/mine/");
       const mine = entries.find((entry) => (wanted ? entry.tournament === wanted : entry.play === "offline"));
       if (!mine) {
         shown = null;
@@ -137,8 +143,8 @@ export function mountOfflineTable(root, { api, storage, tournament: wanted, head
   }
 
   /** @param {Shown} data */
-  function checkin({ mine }) {
-    if (!mine.self_checkin || !CHECKIN_OPEN.includes(mine.status)) {
+  function checkin({ mine, tournament }) {
+    if (!mine.self_checkin || !CHECKIN_OPEN.includes(tournament.status)) {
       return null;
     }
     if (mine.present) {
@@ -457,18 +463,23 @@ export function mountOfflineTable(root, { api, storage, tournament: wanted, head
   }
 
   outbox.listen((state) => {
-    const newlySent = state.sent.length + state.refused.length > outboxState.sent.length + outboxState.refused.length;
+    const sent = state.sent.slice(outboxState.sent.length);
+    const refused = state.refused.length > outboxState.refused.length;
     outboxState = state;
     draw();
-    if (newlySent) {
-      load(); // what was sent while the page waited has changed the table
+    // A report, a confirmation or a dispute sent comes back as the table's news in the feed; a
+    // check-in, or a write refused, changes nothing the feed tells: read again now.
+    if (refused || sent.some((item) => item.path.endsWith("/checkin/self/"))) {
+      load();
     }
   });
-  outbox.watch(window).then(load);
+  outbox.watch(window).then(() => load()); // what waited was sent before the feed was followed
   load();
   followFeed(api, (event) => {
-    if (event.type === "round_seated" || event.type === "table_report") {
+    if (event.type === "round_seated") {
       load();
+    } else if (event.type === "table_report") {
+      load(event.data.tournament === shown?.mine.tournament);
     }
   });
 }
