@@ -39,7 +39,7 @@ test("the form starts with the round's deals, and grows only to a target or in A
 
 test("a report reads as a line a deal or hand", () => {
   assert.deepEqual(resultLines({ deals: [{ winner: "Bea", points_left: { Ann: 12, Cal: 30 } }] }), [
-    "Deal 1: Bea went out; Ann 12; Cal 30",
+    "Deal 1: Bea went out; Ann 12, Cal 30",
   ]);
   assert.deepEqual(resultLines({ hands: [{ winner: null, alliance: null }] }), ["Hand 1: a tie"]);
 });

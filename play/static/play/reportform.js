@@ -74,10 +74,12 @@ export function resultLines(result) {
   return (result.deals ?? []).map((/** @type {any} */ deal, /** @type {number} */ index) => {
     const what = Array.isArray(deal.order)
       ? deal.order.join(", ")
-      : [
-          interpolate(gettext("%(name)s went out"), { name: deal.winner }),
-          ...Object.entries(deal.points_left ?? {}).map(([name, tally]) => `${name} ${tally}`),
-        ].join("; ");
+      : interpolate(gettext("%(name)s went out; %(tallies)s"), {
+          name: deal.winner,
+          tallies: Object.entries(deal.points_left ?? {})
+            .map(([name, tally]) => `${name} ${tally}`)
+            .join(", "),
+        });
     return interpolate(gettext("Deal %(number)s: %(what)s"), { number: index + 1, what });
   });
 }
