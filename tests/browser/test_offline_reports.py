@@ -1,7 +1,8 @@
 """Nothing lost when the venue's network drops (docs/tournaments.md, "Results from the players'
 phones"): in Chromium with Playwright's offline mode, a guest reports from the seat link while the
 network is down, the page says it waits, then sends it when the network is back; a second phone
-confirms it the same way; one result is recorded, once. The desk's result form likewise."""
+confirms it the same way; one result is recorded, once. The desk's result form likewise. And a
+member's own page of the tournament: check in, then confirm their opponent's report."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import BrowserContext, Page, expect
 
+from games import services as game_services
 from tests.browser.conftest import PASSWORD, PHONE, screenshot
+from tests.browser.play import PASSWORD as BROWSER_PASSWORD
+from tests.browser.play import sign_in
 from tournaments import selectors
 from tournaments import services as tournament_services
-from tournaments.models import ResultEntry, ResultReport, Table, Tournament
+from tournaments.models import Entry, ResultEntry, ResultReport, Table, Tournament
 from tournaments.powers import directors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -131,3 +135,55 @@ def test_the_desks_result_form_filled_offline_is_saved_once_when_the_network_is_
 
     assert ResultEntry.objects.count() == 1
     assert Table.objects.get(round__tournament=tournament).outcome == Table.Outcome.ENTERED
+
+
+def test_a_member_checks_in_and_confirms_on_their_own_tournament_page(
+    play_contexts: list[BrowserContext],
+):
+    organiser = get_user_model().objects.create_user("desk", is_staff=True)
+    organiser.groups.add(directors())
+    member, _ = game_services.player_register(username="marie", password=BROWSER_PASSWORD)
+    tournament = tournament_services.tournament_create(
+        creator=organiser,
+        name="Members night",
+        ruleset="switch",
+        scoring="placement",
+        planned_rounds=1,
+        table_size=2,
+        deals_per_round=1,
+        play="offline",
+        self_report="confirm",
+        self_checkin=True,
+    )
+    tournament_services.entry_register(
+        tournament_id=tournament.pk, user=member, entrant=tournament_services.Entrant()
+    )
+    tournament_services.entry_register(
+        tournament_id=tournament.pk,
+        user=organiser,
+        entrant=tournament_services.Entrant(guest="Zoé"),
+    )
+    Entry.objects.filter(player=member).update(present=False)
+    page = play_contexts[0].new_page()
+    page.set_viewport_size(PHONE)
+
+    sign_in(page, "marie", f"/play/tournaments/{tournament.pk}/")
+    page.get_by_role("button", name="I'm here: check in").click()
+    expect(page.get_by_text("You are checked in for the next round.")).to_be_visible()
+    tournament_services.tournament_start(tournament_id=tournament.pk, user=organiser)
+    expect(page.get_by_role("heading", name="Members night: round 1, table 1")).to_be_visible()
+    guest = Entry.objects.get(name="Zoé").guest_user
+    assert guest is not None
+    tournament_services.report_create(
+        tournament_id=tournament.pk,
+        round_number=1,
+        table_number=1,
+        user=guest,
+        result={"deals": [{"order": ["Zoé", "marie"]}]},
+    )
+    expect(page.get_by_text("Reported by Zoé:")).to_be_visible()
+    page.get_by_role("button", name="Confirm").click()
+
+    expect(page.get_by_text("Result recorded: ")).to_contain_text("Zoé 1")
+    screenshot(page, "member-table-recorded")
+    assert ResultEntry.objects.get().entered_by == member
