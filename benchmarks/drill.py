@@ -70,12 +70,18 @@ class Drill:
     web_processes = 2
     deals = 100  # a match's length
     pooler = False  # through PgBouncer (benchmarks.shape.PrivateServices)
+    extra_settings: dict[str, str] = {}  # a drill's own, for every process
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.services = shape.PrivateServices(
             "switch-drill-",
-            {"SWEEP_INTERVAL_SECONDS": "2", "SWEEP_STALL_SECONDS": "5", **shape.UNTHROTTLED},
+            {
+                "SWEEP_INTERVAL_SECONDS": "2",
+                "SWEEP_STALL_SECONDS": "5",
+                **shape.UNTHROTTLED,
+                **self.extra_settings,
+            },
             pooler=self.pooler,
         )
         self.logs, self.env = self.services.logs, self.services.env

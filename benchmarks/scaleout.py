@@ -33,6 +33,7 @@ import asyncio
 import os
 import resource
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -41,9 +42,12 @@ from benchmarks import shape
 from benchmarks.drill import Drill
 
 
-def haproxy_config(port: int, hosts: list[int], directory: Path) -> str:
-    """deploy/haproxy.cfg with the drill's frontend port and hosts, in plain HTTP, its log on
-    stderr and its runtime API's socket in ``directory``."""
+def haproxy_config(
+    port: int, hosts: list[int], directory: Path, tiers: list[int] | None = None
+) -> str:
+    """deploy/haproxy.cfg with the drill's frontend port and hosts (and, with ``tiers``, the
+    ports of the connection tier's instances; else the waiting requests go to the hosts too), in
+    plain HTTP, its log on stderr and its runtime API's socket in ``directory``."""
     lines = []
     for line in (shape.PROJECT_ROOT / "deploy" / "haproxy.cfg").read_text().splitlines():
         stripped = line.strip()
@@ -57,13 +61,23 @@ def haproxy_config(port: int, hosts: list[int], directory: Path) -> str:
             line = "    log stderr format raw local0"
         if stripped.startswith("stats socket"):
             line = f"    stats socket {directory / 'haproxy.sock'} mode 600 level admin"
+        if stripped.startswith("use_backend tier") and not tiers:
+            continue
         if stripped.startswith("server web"):
+            if stripped.startswith("server web1 "):
+                lines += [f"    server web{n} 127.0.0.1:{p} check" for n, p in enumerate(hosts, 1)]
+            continue
+        if stripped.startswith("server tier"):
+            if stripped.startswith("server tier1 "):
+                lines += [
+                    f"    server tier{n} 127.0.0.1:{p} check" for n, p in enumerate(tiers or [], 1)
+                ]
             continue
         lines.append(line)
-    lines += [f"    server web{n} 127.0.0.1:{p} check" for n, p in enumerate(hosts, 1)]
     return "\n".join(lines) + "\n"
 
 
+TIER_KEY = "drill-only-grip-key"
 # How long after play stops the followers are given to receive every event of their feeds.
 CATCH_UP_SECONDS = 180
 
@@ -74,13 +88,29 @@ class ScaleOut(Drill):
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.web_processes = args.workers
+        self.extra_settings = {"GRIP_KEY": TIER_KEY} if args.tier else {}
         super().__init__(args)  # PostgreSQL behind PgBouncer, one Redis, a host, a worker, beat
         self.worker2 = shape.worker(self.env, self.logs, "worker2")
         self.web2, second_url = shape.web(self.env, self.logs, args.workers, name="web2")
         self.hosts = [int(url.rsplit(":", 1)[1]) for url in (self.base_url, second_url)]
+        # The connection tier: on each host a Pushpin in front of its web processes and a
+        # publisher to it (deploy/switch-pushpin.service, deploy/switch-publisher.service).
+        self.tiers: list[tuple[shape.PrivatePushpin, shape.Process]] = []
+        for number, host in enumerate(self.hosts, 1) if args.tier else ():
+            shape.wait_for_port(host, 60, f"host {number}")
+            directory = self.logs / f"tier{number}"
+            pushpin = shape.PrivatePushpin(directory, host, TIER_KEY)
+            publisher = shape.Process(
+                f"publisher{number}",
+                [sys.executable, "manage.py", "publish_events"],
+                {**self.env, "TIER_PUBLISH_URLS": pushpin.publish_url},
+                self.logs,
+            )
+            self.tiers.append((pushpin, publisher))
         balancer_port = shape.free_port()
         config = self.logs / "haproxy.cfg"
-        config.write_text(haproxy_config(balancer_port, self.hosts, self.logs))
+        tier_ports = [pushpin.port for pushpin, _ in self.tiers]
+        config.write_text(haproxy_config(balancer_port, self.hosts, self.logs, tier_ports))
         self.haproxy = subprocess.Popen(
             ["/usr/sbin/haproxy", "-f", str(config)],
             stdout=(self.logs / "haproxy.log").open("ab"),
@@ -100,6 +130,9 @@ class ScaleOut(Drill):
     def stop(self) -> None:
         self.haproxy.terminate()
         self.haproxy.wait(10)
+        for pushpin, publisher in self.tiers:
+            publisher.stop()
+            pushpin.stop()
         for process in (self.web2, self.worker2):
             process.stop()
         super().stop()
@@ -241,6 +274,10 @@ class ScaleOut(Drill):
             self.log_at_kill = (self.logs / "haproxy.log").stat().st_size
             self.web.kill()
             self.worker.kill()
+            if self.tiers:  # the host's connection tier dies with it
+                pushpin, publisher = self.tiers[0]
+                pushpin.kill()
+                publisher.kill()
             stuck, recovered_in = await self.matches_stuck()
             await asyncio.sleep(max(0.0, 60 - (time.monotonic() - killed_at)))
             for task in players:
@@ -342,6 +379,11 @@ class ScaleOut(Drill):
 def main() -> None:
     parser = shape.arguments(__doc__, matches=10, streams=200, workers=shape.DEFAULT_WEB_PROCESSES)
     parser.add_argument("--polls", type=int, default=50, help="long polls of the same feeds")
+    parser.add_argument(
+        "--tier",
+        action="store_true",
+        help="each host with its connection tier (Pushpin and the publisher): the first's dies too",
+    )
     args = parser.parse_args()
     drill = ScaleOut(args)
     try:

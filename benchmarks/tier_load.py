@@ -264,26 +264,43 @@ async def play_moves(base_url: str, setup: Setup, rate: float, seconds: float) -
             async with session.request(method, path, json=body, headers=shape.auth(token)) as r:
                 return r.status, await r.json()
 
+        to_move: dict[int, int] = {}  # the seat to move, as the last answer said
+
+        busy: set[int] = set()  # matches whose last move is not answered yet: skipped
+
         async def move(match_id: int, tokens: list[str]) -> None:
-            _, view = await api("GET", f"/api/v1/matches/{match_id}/", tokens[0])
+            token = tokens[to_move.get(match_id, 0)]
+            _, view = await api("GET", f"/api/v1/matches/{match_id}/", token)
             if view["status"] != "active":
                 return
-            token = tokens[view["to_move"]]
             if view["you"]["seat"] != view["to_move"]:
+                token = tokens[view["to_move"]]
                 _, view = await api("GET", f"/api/v1/matches/{match_id}/", token)
+            if not view["legal_moves"]:
+                return
             started = loop.time()
-            status, _ = await api(
+            status, answer = await api(
                 "POST", f"/api/v1/matches/{match_id}/moves/", token, view["legal_moves"][0]
             )
             if status == 201:
                 latencies.append(loop.time() - started)
+                to_move[match_id] = answer["view"]["to_move"] or 0
+
+        async def move_once(match_id: int, tokens: list[str]) -> None:
+            busy.add(match_id)
+            try:
+                await move(match_id, tokens)
+            finally:
+                busy.discard(match_id)
 
         pending = set()
         start = loop.time()
         for n in range(int(rate * seconds)):
             await asyncio.sleep(max(0.0, start + n / rate - loop.time()))
             match_id, tokens, _ = setup.matches[n % len(setup.matches)]
-            task = asyncio.create_task(move(match_id, tokens))
+            if match_id in busy:
+                continue
+            task = asyncio.create_task(move_once(match_id, tokens))
             pending.add(task)
             task.add_done_callback(pending.discard)
         await asyncio.gather(*pending)

@@ -183,7 +183,15 @@ def item(
         formats["http-stream"] = {"content": stream}
     if response is not None:
         formats["http-response"] = response
-    return {"channel": channel, "id": str(item_id), "prev-id": str(prev_id), "formats": formats}
+    return {
+        "channel": channel,
+        "id": str(item_id),
+        "prev-id": str(prev_id),
+        # Published in order already: without this, an item whose prev-id Pushpin no longer
+        # remembers (its channel quiet for id_cache_ttl) waits message_wait (5 s) for one.
+        "no-seq": True,
+        "formats": formats,
+    }
 
 
 HINT = {"action": "hint"}
