@@ -187,3 +187,40 @@ def test_a_member_checks_in_and_confirms_on_their_own_tournament_page(
     expect(page.get_by_text("Result recorded: ")).to_contain_text("Zoé 1")
     screenshot(page, "member-table-recorded")
     assert ResultEntry.objects.get().entered_by == member
+
+
+def test_the_desk_shows_a_report_as_it_comes_but_not_under_the_directors_typing(
+    play_contexts: list[BrowserContext],
+):
+    tournament, _ = club_night(self_report="confirm")
+    names = seated_names(tournament)
+    get_user_model().objects.create_superuser("root", "root@example.invalid", PASSWORD)
+    desk = play_contexts[0].new_page()
+    desk.goto("/admin/login/")
+    desk.fill("#id_username", "root")
+    desk.fill("#id_password", PASSWORD)
+    desk.click("input[type=submit]")
+    desk.wait_for_url("**/admin/")
+    desk.goto(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    # A second desk tab, where nobody types: it shows when the news has reached the desk.
+    witness = play_contexts[0].new_page()
+    witness.goto(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    minutes = desk.locator("#desk-clock input[name=minutes]")
+    minutes.fill("25")  # the director is typing the round's minutes
+
+    tournament_services.report_create(
+        tournament_id=tournament.pk,
+        round_number=1,
+        table_number=1,
+        user=Entry.objects.get(name=names[0]).guest_user,
+        result={"deals": [{"winner": names[0], "points_left": dict.fromkeys(names[1:], 10)}]},
+    )
+    expect(witness.locator("#desk-reports")).to_contain_text("Table 1")
+    desk.wait_for_timeout(500)  # the typing tab heard the same news at the same moment
+    expect(minutes).to_have_value("25")
+    expect(desk.locator("#desk-reports")).to_have_count(0)
+
+    minutes.blur()
+    expect(desk.locator("#desk-reports")).to_contain_text(
+        "Table 1: reported, awaiting an opponent's confirmation"
+    )

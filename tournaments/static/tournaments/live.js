@@ -60,7 +60,17 @@
       for (const part of parts) {
         const now = document.querySelector(part);
         const next = fresh.querySelector(part);
-        if (now && next) now.replaceWith(document.adoptNode(next));
+        if (!now || !next) continue;
+        // Someone typing in a field of this part (the desk's clock minutes) keeps it until they
+        // leave the field; it is read again then.
+        const typing = document.activeElement;
+        if (typing instanceof HTMLInputElement || typing instanceof HTMLSelectElement || typing instanceof HTMLTextAreaElement) {
+          if (now.contains(typing)) {
+            typing.addEventListener("blur", refresh, { once: true });
+            continue;
+          }
+        }
+        now.replaceWith(document.adoptNode(next));
       }
       tick();
     } finally {
