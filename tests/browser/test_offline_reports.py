@@ -207,12 +207,14 @@ def test_the_desk_shows_a_report_as_it_comes_but_not_under_the_directors_typing(
     witness.goto(f"/admin/tournaments/tournament/{tournament.pk}/change/")
     minutes = desk.locator("#desk-clock input[name=minutes]")
     minutes.fill("25")  # the director is typing the round's minutes
+    reporter = Entry.objects.get(name=names[0]).guest_user
+    assert reporter is not None
 
     tournament_services.report_create(
         tournament_id=tournament.pk,
         round_number=1,
         table_number=1,
-        user=Entry.objects.get(name=names[0]).guest_user,
+        user=reporter,
         result={"deals": [{"winner": names[0], "points_left": dict.fromkeys(names[1:], 10)}]},
     )
     expect(witness.locator("#desk-reports")).to_contain_text("Table 1")
