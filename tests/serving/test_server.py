@@ -52,10 +52,12 @@ def short_server(start_server: Any) -> Server:
     return start_server(SSE_MAX_SECONDS=2, SSE_KEEPALIVE_SECONDS=0.5)
 
 
-def test_fifty_streams_all_get_a_move_within_two_seconds_while_it_is_answered(
-    front: Any, table: Table
-):
-    async def scenario() -> tuple[int, float, list[float]]:
+def test_fifty_streams_all_get_a_move_that_is_answered_while_they_wait(front: Any, table: Table):
+    """Fifty open streams hold no request thread: the move is answered while they are open, and
+    each of them gets it. How fast is the benchmarks' (benchmarks/streams_load.py): the bounds here
+    are only long enough never to be a load's doing."""
+
+    async def scenario() -> tuple[int, int]:
         async with aiohttp.ClientSession(front.base_url) as session:
             cursor = await last_seq(session, table)
             streams = await asyncio.gather(
@@ -65,32 +67,29 @@ def test_fifty_streams_all_get_a_move_within_two_seconds_while_it_is_answered(
                 )
             )
 
-            async def first_event(messages: Any) -> float:
+            async def first_event(messages: Any) -> int:
                 async for message in messages:
                     if message.id is not None:
-                        return time.monotonic()
+                        return int(message.id)
                 raise AssertionError("the stream ended without the move")
 
             readers = [asyncio.create_task(first_event(sse_messages(s))) for s in streams]
             token, action = await move_for_the_seat_to_move(session, table)
-            posted = time.monotonic()
-            async with session.post(
-                f"/api/v1/matches/{table.match_id}/moves/", json=action, headers=auth(token)
-            ) as answer:
-                status = answer.status
-            answered = time.monotonic() - posted
-            async with asyncio.timeout(10):
-                received = [at - posted for at in await asyncio.gather(*readers)]
+            async with asyncio.timeout(20):  # held threads would keep it waiting for the streams
+                async with session.post(
+                    f"/api/v1/matches/{table.match_id}/moves/", json=action, headers=auth(token)
+                ) as answer:
+                    status = answer.status
+            async with asyncio.timeout(20):
+                received = await asyncio.gather(*readers)
             for stream in streams:
                 stream.close()
-            return status, answered, received
+            return status, len([seq for seq in received if seq == cursor + 1])
 
-    status, answered, received = run_in_own_loop(scenario())
+    status, got_the_move = run_in_own_loop(scenario())
 
     assert status == 201
-    assert answered < 2
-    assert len(received) == STREAMS
-    assert max(received) < 2, f"slowest stream got the move after {max(received):.2f} s"
+    assert got_the_move == STREAMS
 
 
 def test_a_stream_resumed_with_last_event_id_loses_nothing_and_repeats_nothing(
