@@ -4,13 +4,13 @@ and content negotiation that refuses what it cannot answer."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.http import Http404
 from django.utils.translation import gettext
 from rest_framework import parsers, serializers
-from rest_framework.exceptions import NotAcceptable, ParseError, ValidationError
+from rest_framework.exceptions import ErrorDetail, NotAcceptable, ParseError, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 
@@ -56,7 +56,9 @@ def parsed(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
     unknown = unknown_fields(serializer, data)
     if unknown:
         raise ValidationError({field: [gettext("Unknown field.")] for field in unknown})
-    serializer.is_valid(raise_exception=True)
+    mistyped = mistyped_fields(serializer, data)
+    if not serializer.is_valid() or mistyped:
+        raise ValidationError({**serializer.errors, **mistyped})
     return serializer.validated_data
 
 
@@ -86,6 +88,71 @@ def unknown_fields(serializer: serializers.BaseSerializer, data: Any, at: str = 
         if name in data and isinstance(field, serializers.BaseSerializer):
             unknown += unknown_fields(field, data[name], f"{at}{name}.")
     return unknown
+
+
+# The JSON type a body's value must have for each kind of field, as the schema says it: DRF takes
+# 0 for false, a number for a string and "5" for 5, which the schema calls invalid.
+_JSON_TYPES: list[tuple[type[serializers.Field], Callable[[Any], bool]]] = [
+    (serializers.BooleanField, lambda value: isinstance(value, bool)),
+    (
+        serializers.IntegerField,
+        lambda value: isinstance(value, int) and not isinstance(value, bool),
+    ),
+    (
+        serializers.FloatField,
+        lambda value: isinstance(value, int | float) and not isinstance(value, bool),
+    ),
+    (serializers.CharField, lambda value: isinstance(value, str)),
+]
+
+
+def _same_json_type(value: Any, choice: Any) -> bool:
+    for kind in (bool, int, str):  # bool first: True is an int to Python, not to JSON
+        if isinstance(choice, kind):
+            return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+    return True
+
+
+def mistyped_fields(field: serializers.Field, data: Any) -> Any:
+    """Where a JSON body's values are not of the JSON types its fields' schemas say, nested as
+    DRF nests its errors (a list's items by index), each with the field's own message; empty when
+    there is nowhere. Only what DRF would take: what it refuses by itself, it refuses."""
+    if isinstance(field, serializers.ListSerializer | serializers.ListField):
+        if not isinstance(data, list) or field.child is None:
+            return {}
+        items = {i: mistyped_fields(field.child, item) for i, item in enumerate(data)}
+        return {i: errors for i, errors in items.items() if errors}
+    if isinstance(field, serializers.DictField):
+        if not isinstance(data, Mapping) or field.child is None:
+            return {}
+        values = {key: mistyped_fields(field.child, value) for key, value in data.items()}
+        return {key: errors for key, errors in values.items() if errors}
+    if isinstance(field, serializers.Serializer):
+        if not isinstance(data, Mapping):
+            return {}
+        named = {
+            name: mistyped_fields(inner, data[name])
+            for name, inner in field.fields.items()
+            if name in data
+        }
+        return {name: errors for name, errors in named.items() if errors}
+    if data is None:
+        return {}  # null: the field says whether it may be
+    if isinstance(field, serializers.ChoiceField):
+        # DRF looks a choice up by its text: it would take 1 for "1".
+        taken = str(data) in field.choice_strings_to_values
+        if not taken or any(_same_json_type(data, choice) for choice in field.choices):
+            return {}
+        message = field.error_messages["invalid_choice"].format(input=data)
+        return [ErrorDetail(message, code="invalid_choice")]
+    for kind, typed in _JSON_TYPES:
+        if isinstance(field, kind):
+            return (
+                []
+                if typed(data)
+                else [ErrorDetail(str(field.error_messages["invalid"]), code="invalid")]
+            )
+    return {}
 
 
 class JSONParser(parsers.JSONParser):

@@ -495,11 +495,10 @@ class TournamentStandingsView(APIView):
     def get(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         tournament = selectors.tournament_get(tournament_id=tournament_id)
         standings = selectors.standings_table(tournament=tournament)
+        query = parsed_query(s.ExportQuerySerializer, request.query_params)
         exported = request.accepted_renderer.format
         if exported == "csv":
-            dialect = parsed_query(s.ExportQuerySerializer, request.query_params).get(
-                "dialect", selectors.csv_dialect(get_language())
-            )
+            dialect = query.get("dialect", selectors.csv_dialect(get_language()))
             response = Response(selectors.standings_csv(standings=standings, dialect=dialect))
         elif exported == "xlsx":
             response = Response(selectors.standings_xlsx(standings=standings))
