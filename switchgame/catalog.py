@@ -14,6 +14,7 @@ from switchgame import shedding
 from switchgame.abbott import rulesets as abbott_rulesets
 from switchgame.abbott.game import AbbottGame
 from switchgame.protocol import GameState
+from switchgame.shedding import game as shedding_game
 from switchgame.shedding import rulesets as shedding_rulesets
 from switchgame.words import N_, Sentence, quoted
 
@@ -27,6 +28,11 @@ _LOADERS: dict[str, Callable[[Mapping[str, Any]], GameState]] = {
 _FACTORIES: dict[str, Callable[..., GameState]] = {
     SHEDDING: shedding.create_game,
     ABBOTT: abbott_rulesets.create_game,
+}
+# The highest target (points, running total) a match of each game may be played to.
+MAX_TARGETS: dict[str, int] = {
+    SHEDDING: shedding_game.MAX_TARGET,
+    ABBOTT: abbott_rulesets.MAX_TARGET,
 }
 
 

@@ -476,6 +476,8 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "games.models.Match.Status",
         "EntryKindEnum": "tournaments.models.Entry.Kind",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "RulesetEnum": "switchsite.api.names.RULESET_NAMES",
+        "StrategyEnum": "switchsite.api.names.STRATEGY_NAMES",
     },
     # Request and response shapes as separate components (``…Request``): write-only fields such as
     # ``password`` and ``expected_version`` appear only where they are sent, which generated clients

@@ -5,10 +5,15 @@ from __future__ import annotations
 import unicodedata
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.password_validation import (
+    MinimumLengthValidator,
+    get_default_password_validators,
+    validate_password,
+)
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api import schema_shapes
@@ -17,11 +22,28 @@ from games.selectors import bot_account
 from games.services import RESIGN_POLICIES
 from games.services.challenges import EXPIRES_IN_DEFAULT, EXPIRES_IN_RANGE
 from switchgame import protocol
+from switchsite.api.names import (
+    RulesetNameField,
+    StrategyField,
+    bots_refused,
+    options_refused,
+    seats_refused,
+    target_refused,
+)
 from switchsite.api.pagination import PageQuerySerializer
 from switchsite.api.parsing import WholeNumberField
-from switchsite.api.schema import page_of
+from switchsite.api.schema import body_schema, page_of
 
 MAX_LONG_POLL_SECONDS = 30
+# The shortest password the settings' validators take (AUTH_PASSWORD_VALIDATORS).
+MIN_PASSWORD_LENGTH = max(
+    (
+        validator.min_length
+        for validator in get_default_password_validators()
+        if isinstance(validator, MinimumLengthValidator)
+    ),
+    default=1,
+)
 # Writing systems that are used together in one language count as one (Japanese).
 _SAME_SCRIPT = {"HIRAGANA": "CJK", "KATAKANA": "CJK"}
 
@@ -53,7 +75,16 @@ class CredentialsSerializer(UsernameSerializer):
     )
 
 
+# What the settings' password validators (``validate`` below) refuse that a schema can say.
+@body_schema(fields={"password": {"minLength": MIN_PASSWORD_LENGTH, "pattern": r"\D"}})
 class RegistrationSerializer(CredentialsSerializer):
+    password = serializers.CharField(
+        max_length=128,
+        write_only=True,
+        style={"input_type": "password"},
+        help_text=f"At least {MIN_PASSWORD_LENGTH} characters, not all digits, not a common "
+        "password, not like the username.",
+    )
     bot = serializers.BooleanField(
         required=False, default=False, help_text="A bot account: a program playing the API."
     )
@@ -200,13 +231,27 @@ class RulesetSerializer(serializers.Serializer):
 # --- matches -----------------------------------------------------------------------------------
 
 
+# Seat 0 is the creator's (or the challenger's): never a bot's.
+@body_schema(fields={"seat": {"minimum": 1}})
 class BotSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0)
-    strategy = serializers.CharField(max_length=20)
+    strategy = StrategyField()
 
 
+@body_schema(
+    *seats_refused("seats"),
+    *options_refused(),
+    *bots_refused(),
+    *target_refused(),
+    # A practice match is never rated (400 practice_rated).
+    {
+        "required": ["practice_seed", "rated"],
+        "properties": {"practice_seed": {"type": "string"}, "rated": {"enum": [True]}},
+    },
+    fields={"practice_seed": {"pattern": "^[0-9a-fA-F]{64}$"}},
+)
 class MatchCreateSerializer(serializers.Serializer):
-    ruleset = serializers.CharField(max_length=40)
+    ruleset = RulesetNameField()
     seats = serializers.IntegerField(min_value=2, max_value=10)
     options = serializers.DictField(
         required=False, default=dict, help_text="House rules: option overrides on the preset."
@@ -327,10 +372,11 @@ class MatchListQuerySerializer(PageQuerySerializer):
 # --- challenges --------------------------------------------------------------------------------
 
 
+@body_schema(*seats_refused("seats"), *options_refused(), *bots_refused(), *target_refused())
 class MatchSettingsSerializer(serializers.Serializer):
     """What a match is created with, but who sits where."""
 
-    ruleset = serializers.CharField(max_length=40)
+    ruleset = RulesetNameField()
     seats = serializers.IntegerField(min_value=2, max_value=10)
     options = serializers.DictField(required=False, default=dict)
     bots = BotSeatSerializer(many=True, required=False, default=list)
@@ -344,11 +390,24 @@ class MatchSettingsSerializer(serializers.Serializer):
     )
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "minLength": 1, "maxLength": 150},
+        "minItems": 1,
+        "uniqueItems": True,
+    }
+)
+class UsernamesField(serializers.ListField):
+    """Usernames, each once (the challenge refuses a name given twice: 400 invalid_challenge)."""
+
+
+@body_schema()
 class ChallengeCreateSerializer(MatchSettingsSerializer):
-    to = serializers.ListField(
+    to = UsernamesField(
         child=serializers.CharField(max_length=150),
         min_length=1,
-        help_text="Usernames of the invitees; they take seats 1, 2, … in this order.",
+        help_text="Usernames of the invitees, each once; they take seats 1, 2, … in this order.",
     )
     expires_in = serializers.IntegerField(
         min_value=EXPIRES_IN_RANGE[0],

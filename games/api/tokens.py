@@ -14,13 +14,19 @@ from rest_framework.views import APIView
 from games import selectors, services
 from switchsite.api.pagination import ListPagination, PageQuerySerializer
 from switchsite.api.parsing import parsed, parsed_query
-from switchsite.api.schema import page_of, problems
+from switchsite.api.schema import body_schema, page_of, problems
 from switchsite.models import ApiToken
 from switchsite.requests import AuthenticatedRequest
 
 READ, PLAY = ApiToken.Scope.READ.value, ApiToken.Scope.PLAY.value
+# The scopes a named token may be given, each once, in either order.
+SCOPE_SETS = ([READ], [READ, PLAY], [PLAY, READ])
 
 
+@body_schema(
+    {"required": ["scopes"], "properties": {"scopes": {"items": {"enum": [PLAY]}}}},  # no read
+    fields={"scopes": {"minItems": 1, "maxItems": 2, "uniqueItems": True}},
+)
 class TokenCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100, help_text="What the token is for.")
     scopes = serializers.ListField(
@@ -29,7 +35,7 @@ class TokenCreateSerializer(serializers.Serializer):
     )
 
     def validate_scopes(self, scopes: list[str]) -> list[str]:
-        if sorted(set(scopes)) not in ([READ], [PLAY, READ]):
+        if scopes not in SCOPE_SETS:
             raise serializers.ValidationError(gettext('Give ["read"] or ["read", "play"].'))
         return [READ, PLAY] if PLAY in scopes else [READ]
 

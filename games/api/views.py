@@ -26,7 +26,7 @@ from switchsite.api.asyncviews import AsyncAPIView
 from switchsite.api.authentication import TierLinks
 from switchsite.api.idempotency import idempotent
 from switchsite.api.pagination import ListPagination, PageQuerySerializer
-from switchsite.api.parsing import parsed, parsed_cursor, parsed_query
+from switchsite.api.parsing import WHOLE_NUMBER, parsed, parsed_cursor, parsed_query
 from switchsite.api.schema import IDEMPOTENCY_KEY, INCARNATION_HEADER, SSE_EVENT, problems
 from switchsite.asyncdb import run_shared, run_sync
 from switchsite.encoding import json_bytes
@@ -35,7 +35,11 @@ from switchsite.serving import notifier, streamcaps
 from switchsite.serving.arrivals import judged_on_arrival
 
 LAST_EVENT_ID = OpenApiParameter(
-    "Last-Event-ID", str, OpenApiParameter.HEADER, description="Resume after this event's seq."
+    "Last-Event-ID",
+    # Empty: no cursor, as when the header is not sent.
+    {"type": "string", "pattern": f"^({WHOLE_NUMBER.pattern})?$"},
+    OpenApiParameter.HEADER,
+    description="Resume after this event's seq.",
 )
 LOBBY_EVENT = OpenApiResponse(
     SSE_EVENT.response,

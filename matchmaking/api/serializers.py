@@ -5,11 +5,13 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from matchmaking.models import PoolEntry
-from switchsite.api.schema import page_of
+from switchsite.api.names import RulesetNameField, seats_refused
+from switchsite.api.schema import body_schema, page_of
 
 
+@body_schema(*seats_refused("seats"))
 class LadderCreateSerializer(serializers.Serializer):
-    ruleset = serializers.CharField(max_length=40)
+    ruleset = RulesetNameField()
     seats = serializers.IntegerField(
         min_value=2, max_value=10, help_text="Seats at each table: a count the ruleset allows."
     )
@@ -67,8 +69,9 @@ class StandingSerializer(serializers.Serializer):
 StandingsPageSerializer = page_of(StandingSerializer, "StandingsPageSerializer")
 
 
+@body_schema(*seats_refused("seats"))
 class PoolEnterSerializer(serializers.Serializer):
-    ruleset = serializers.CharField(max_length=40)
+    ruleset = RulesetNameField()
     seats = serializers.IntegerField(min_value=2, max_value=10)
     rated = serializers.BooleanField(required=False, default=False)
     bots_ok = serializers.BooleanField(

@@ -61,6 +61,10 @@ RULESETS: dict[str, AbbottRuleSet] = {
 }
 
 
+# The highest running total a match may be played to (the refusal below says it too).
+MAX_TARGET = 1000
+
+
 def create_game(
     ruleset: str,
     players: int,
@@ -111,6 +115,6 @@ def create_game(
         raise InvalidOptions(Sentence(N_("deals must be a positive whole number")))
     if target is None:
         target = preset.target
-    elif isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 1000:
+    elif isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_TARGET:
         raise InvalidOptions(Sentence(N_("target must be a whole number from 1 to 1000")))
     return AbbottGame(preset.name, players, target)

@@ -734,6 +734,10 @@ class SheddingGame(MatchState):
         return game
 
 
+# The highest points target a match may be played to.
+MAX_TARGET = 100_000
+
+
 def create_game(
     ruleset: str,
     players: int,
@@ -746,5 +750,5 @@ def create_game(
     if target is None:
         check_int("deals", deals, 1, 1000)
     else:
-        check_int("target", target, 1, 100_000)
+        check_int("target", target, 1, MAX_TARGET)
     return SheddingGame(rules, deals=deals, target=target)

@@ -30,7 +30,12 @@ def whole_number(text: str | None) -> int | None:
 
 
 class WholeNumberField(serializers.IntegerField):
-    """A whole number of a query or header (:func:`whole_number`): anything else, 400 ``invalid``."""
+    """A whole number of a query or header (:func:`whole_number`): anything else, 400 ``invalid``.
+    At most MAX_DIGITS digits, as the schema says (its ``maximum``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_value", 10**MAX_DIGITS - 1)
+        super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> int:
         number = whole_number(data) if isinstance(data, str) else None

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, TypeVar
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -134,13 +137,79 @@ RATE_LIMIT_HEADERS = {
 }
 
 
+Body = TypeVar("Body", bound=type[serializers.Serializer])
+
+
+@dataclass(frozen=True)
+class BodySchema:
+    """What a request body's schema says besides its fields' own schemas: the bodies that the
+    serializer's ``validate`` refuses across fields (``refused``: JSON Schemas, which the body's
+    ``not`` lists), and what its fields' schemas cannot say of themselves (``fields``: keywords
+    laid over a property's)."""
+
+    refused: tuple[dict[str, Any], ...] = ()
+    fields: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+# By the body's component (``<name>Request``), laid over it by the hook below.
+_BODY_SCHEMAS: dict[str, BodySchema] = {}
+
+
+def body_schema(
+    *refused: dict[str, Any], fields: dict[str, dict[str, Any]] | None = None
+) -> Callable[[Body], Body]:
+    """Say in the schema of a serializer's request bodies what its ``validate`` refuses (with what
+    the serializers it extends said): see :class:`BodySchema`."""
+
+    def registered(serializer: Body) -> Body:
+        own = BodySchema(refused, fields or {})
+        serializer._body_schema = own  # type: ignore[attr-defined]
+        said = [
+            vars(base)["_body_schema"]
+            for base in serializer.__mro__[::-1]
+            if "_body_schema" in vars(base)
+        ]
+        _BODY_SCHEMAS[serializer.__name__.removesuffix("Serializer") + "Request"] = BodySchema(
+            tuple(rule for schema in said for rule in schema.refused),
+            {name: rules for schema in said for name, rules in schema.fields.items()},
+        )
+        return serializer
+
+    return registered
+
+
+def together(*names: str) -> list[dict[str, Any]]:
+    """The bodies giving two or more of ``names``."""
+    return [{"required": list(pair)} for pair in combinations(names, 2)]
+
+
+def without(name: str, needed: str) -> dict[str, Any]:
+    """The bodies giving ``name`` without ``needed``."""
+    return {"required": [name], "not": {"required": [needed]}}
+
+
+def _requires_fields(result: dict[str, Any], body: dict[str, Any]) -> bool:
+    """Whether a request body must have fields (every shape it may take requires some), so that
+    no body at all is refused too: the body itself is then required."""
+
+    def requires(schema: dict[str, Any]) -> bool:
+        if "$ref" in schema:
+            schema = result["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
+        if "oneOf" in schema:
+            return all(requires(shape) for shape in schema["oneOf"])
+        return bool(schema.get("required"))
+
+    return any(requires(content["schema"]) for content in body["content"].values())
+
+
 def every_operations_problems(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
     """drf-spectacular's post-processing hook: every operation lists the problems any request may
     get besides its own, every answer the rate limit headers (the event endpoints' events their
-    incarnation too), and request bodies refuse fields they do not declare
-    (``additionalProperties: false``, as :func:`switchsite.api.parsing.parsed` does)."""
+    incarnation too), request bodies refuse fields they do not declare
+    (``additionalProperties: false``, as :func:`switchsite.api.parsing.parsed` does) and keep
+    what :func:`body_schema` says of them."""
     problem = {
         "description": "A problem document (RFC 9457).",
         "content": {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
@@ -157,6 +226,8 @@ def every_operations_problems(
                 events["headers"] = {
                     INCARNATION_HEADER: {"$ref": f"#/components/headers/{INCARNATION_HEADER}"}
                 }
+            if "requestBody" in operation and _requires_fields(result, operation["requestBody"]):
+                operation["requestBody"]["required"] = True
             statuses = list(_ANY_OPERATION)
             if any(operation.get("security", [])):  # none, or only {}: open to anyone
                 statuses += _SIGNED_IN
@@ -174,4 +245,10 @@ def every_operations_problems(
     for name, component in result["components"]["schemas"].items():
         if name.endswith("Request") and component.get("type") == "object":
             component.setdefault("additionalProperties", False)
+        if name in _BODY_SCHEMAS:
+            said = _BODY_SCHEMAS[name]
+            for field_name, keywords in said.fields.items():
+                component["properties"][field_name].update(keywords)
+            if said.refused:
+                component["not"] = {"anyOf": list(said.refused)}
     return result

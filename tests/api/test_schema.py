@@ -14,6 +14,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
 from games.api import schema_shapes
+from switchgame import bots
 from switchgame.abbott.actions import ACTION_FIELDS as ABBOTT_ACTIONS
 from switchgame.shedding.actions import ACTION_DICTS
 
@@ -196,3 +197,18 @@ def test_the_served_schema_is_the_committed_one():
     served = APIClient().get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi")
 
     assert yaml.safe_load(served.content) == yaml.safe_load(COMMITTED.read_text())
+
+
+def test_the_schema_names_every_ruleset_and_bot_strategy_the_service_takes(generated, alice):
+    """Enums, so that a request built from the schema names only what exists: every ruleset of
+    GET /rulesets/ and every strategy their bots may take, with the names still accepted for
+    them (switchgame.bots.ALIASES)."""
+    schemas = yaml.safe_load(generated)["components"]["schemas"]
+    rulesets = alice.get("/api/v1/rulesets/?page_size=100").json()["results"]
+    aliases = {alias for names in bots.ALIASES.values() for alias in names}
+
+    assert schemas["RulesetEnum"]["enum"] == [ruleset["name"] for ruleset in rulesets]
+    assert (
+        set(schemas["StrategyEnum"]["enum"])
+        == {strategy for ruleset in rulesets for strategy in ruleset["bots"]} | aliases
+    )

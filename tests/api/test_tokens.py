@@ -56,7 +56,18 @@ def test_the_list_shows_the_callers_tokens_without_secrets(alice, bob):
     assert all("token" not in t for t in page["results"])
 
 
-@pytest.mark.parametrize("scopes", [[], ["play"], ["seat"], ["write"], ["read", "seat"]])
+@pytest.mark.parametrize(
+    "scopes",
+    [
+        [],
+        ["play"],
+        ["seat"],
+        ["write"],
+        ["read", "seat"],
+        ["read", "read"],
+        ["read", "play", "play"],
+    ],
+)
 def test_only_read_or_read_and_play_can_be_asked_for(alice, scopes):
     body = assert_problem(create(alice, "odd", scopes), 400, "invalid")
 

@@ -79,7 +79,9 @@ def test_the_generated_client_plays_a_match(client_package, service_url, ruleset
     created = create.sync(
         client=client,
         body=models.MatchCreateRequest(
-            ruleset=ruleset, seats=2, bots=[models.BotSeatRequest(seat=1, strategy=bot)]
+            ruleset=models.RulesetEnum(ruleset),
+            seats=2,
+            bots=[models.BotSeatRequest(seat=1, strategy=models.StrategyEnum(bot))],
         ),
     )
     view_classes = (models.SheddingView, models.AbbottView)
@@ -141,7 +143,8 @@ def test_the_generated_client_makes_uses_and_revokes_a_read_token(client_package
     assert isinstance(answer.parsed, models.Player), answer
     assert int(answer.headers["RateLimit-Remaining"]) < int(answer.headers["RateLimit-Limit"])
     refused = create.sync(
-        client=reader, body=models.MatchCreateRequest(ruleset="switch", seats=2, bots=[])
+        client=reader,
+        body=models.MatchCreateRequest(ruleset=models.RulesetEnum.SWITCH, seats=2, bots=[]),
     )
     assert isinstance(refused, models.Problem)
     assert refused.code == "insufficient_scope"
@@ -181,9 +184,9 @@ def test_the_generated_client_replays_a_practice_deal_and_reads_records_and_play
         created = create.sync(
             client=client,
             body=models.MatchCreateRequest(
-                ruleset="switch",
+                ruleset=models.RulesetEnum.SWITCH,
                 seats=2,
-                bots=[models.BotSeatRequest(seat=1, strategy="heuristic")],
+                bots=[models.BotSeatRequest(seat=1, strategy=models.StrategyEnum.HEURISTIC)],
                 practice_seed="5e" * 32,
             ),
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from django.conf import settings
@@ -9,15 +10,28 @@ from django.utils.translation import gettext
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from switchgame import catalog
 from switchgame.tournament.clock import MAX_MINUTES
 from switchgame.tournament.meetings import RepeatVerdict
 from switchgame.tournament.scoring import ByePolicy, Ranking, Scoring
 from switchgame.tournament.seating import SeatingMode
 from switchsite.api.converters import MAX_ID
-from switchsite.api.schema import page_of
+from switchsite.api.names import (
+    RulesetNameField,
+    StrategyField,
+    StrategyOrNoneField,
+    options_refused,
+    seats_refused,
+    strategy_refused,
+    target_refused,
+)
+from switchsite.api.schema import body_schema, page_of, together, without
 from tournaments.models import Entry, ResultReport, Round, Table, Tournament
+from tournaments.services.tournaments import SCORINGS_OF_GAME
 
 LANGUAGE_CODES = [code for code, _name in settings.LANGUAGES]
+# Who an entrant is, one of them at most.
+ENTRANT_KINDS = ("player", "guest", "bot")
 
 
 SELF_REPORT_HELP = (
@@ -26,9 +40,42 @@ SELF_REPORT_HELP = (
 )
 
 
+@body_schema(
+    *together("deals_per_round", "target"),
+    *seats_refused("table_size"),
+    *options_refused(),
+    *strategy_refused("fill_with_bots"),
+    *target_refused(),
+    # A scoring of another game.
+    *(
+        {
+            "required": ["ruleset", "scoring"],
+            "properties": {
+                "ruleset": {
+                    "enum": [name for name, r in catalog.RULESETS.items() if r.game == game]
+                },
+                "scoring": {"enum": sorted(set(Scoring) - scorings)},
+            },
+        }
+        for game, scorings in SCORINGS_OF_GAME.items()
+    ),
+    # Players report results at offline tables only; bots fill online tables only.
+    {
+        "required": ["self_report"],
+        "properties": {"self_report": {"not": {"enum": [Tournament.SelfReport.OFF]}}},
+        "not": {"required": ["play"], "properties": {"play": {"enum": [Tournament.Play.OFFLINE]}}},
+    },
+    {
+        "required": ["fill_with_bots", "play"],
+        "properties": {
+            "fill_with_bots": {"type": "string"},
+            "play": {"enum": [Tournament.Play.OFFLINE]},
+        },
+    },
+)
 class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
-    ruleset = serializers.CharField(max_length=40)
+    ruleset = RulesetNameField()
     scoring = serializers.ChoiceField(choices=list(Scoring))
     rounds = serializers.IntegerField(
         min_value=1, max_value=50, help_text="How many rounds are planned."
@@ -68,10 +115,8 @@ class TournamentCreateSerializer(serializers.Serializer):
         help_text="The language of its public pages, projector, seat cards and sheets, whatever "
         "the visitor's browser asks; by default the service's (`LANGUAGE_CODE`).",
     )
-    fill_with_bots = serializers.CharField(
-        max_length=20,
+    fill_with_bots = StrategyOrNoneField(
         required=False,
-        allow_null=True,
         default=None,
         help_text="Online only: a bot strategy; server bots of it fill the seats the numbers "
         "leave empty (not entrants, not ranked). Null: no filling.",
@@ -102,6 +147,7 @@ class TournamentCreateSerializer(serializers.Serializer):
         return attrs
 
 
+@body_schema(*together(*ENTRANT_KINDS), without("name", "bot"))
 class EntrantSerializer(serializers.Serializer):
     """One entrant: ``{}`` for the caller; staff: ``{"player": username}``, ``{"guest": name}``
     or ``{"bot": strategy, "name": display name}``."""
@@ -110,13 +156,13 @@ class EntrantSerializer(serializers.Serializer):
     guest = serializers.CharField(
         max_length=150, required=False, default=None, help_text="A guest's display name."
     )
-    bot = serializers.CharField(max_length=20, required=False, default=None)
+    bot = StrategyField(required=False, default=None)
     name = serializers.CharField(
         max_length=150, required=False, default=None, help_text="A bot's display name."
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        named = [kind for kind in ("player", "guest", "bot") if attrs[kind] is not None]
+        named = [kind for kind in ENTRANT_KINDS if attrs[kind] is not None]
         if len(named) > 1:
             raise serializers.ValidationError(
                 {named[1]: [gettext("Name one of player, guest or bot, not several.")]}
@@ -128,6 +174,7 @@ class EntrantSerializer(serializers.Serializer):
         return attrs
 
 
+@body_schema(*({"required": ["entries", kind]} for kind in ENTRANT_KINDS))
 class RegisterSerializer(EntrantSerializer):
     """One entrant as above, or (staff) many at once: ``{"entries": [entrant, ...]}``."""
 
@@ -135,7 +182,7 @@ class RegisterSerializer(EntrantSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs = super().validate(attrs)
-        single = any(attrs[k] is not None for k in ("player", "guest", "bot"))
+        single = any(attrs[k] is not None for k in ENTRANT_KINDS)
         if attrs["entries"] is not None and single:
             raise serializers.ValidationError(
                 {"entries": [gettext("Send entries, or one entrant.")]}
@@ -143,6 +190,7 @@ class RegisterSerializer(EntrantSerializer):
         return attrs
 
 
+@body_schema(*together("player", "name"))
 class WithdrawSerializer(serializers.Serializer):
     """``{}`` for the caller; staff: ``{"player": username}`` or any entry's ``{"name": ...}``."""
 
@@ -401,6 +449,17 @@ class ClockSerializer(serializers.Serializer):
     )
 
 
+# What each way to ask for a change of the round clock gives (pause and resume ask when true).
+_CLOCK_ASKED = [
+    {"required": ["minutes"]},
+    *({"required": [name], "properties": {name: {"enum": [True]}}} for name in ("pause", "resume")),
+]
+
+
+@body_schema(
+    *({"allOf": list(pair)} for pair in combinations(_CLOCK_ASKED, 2)),
+    {"not": {"anyOf": _CLOCK_ASKED}},
+)
 class ClockRequestSerializer(serializers.Serializer):
     """Exactly one of ``minutes`` (start, or restart), ``pause`` or ``resume``."""
 

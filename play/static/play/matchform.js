@@ -10,6 +10,8 @@ import { h } from "./vendor/preact.mjs";
 /** @typedef {import("./api.js").Api} Api */
 /** @typedef {import("../../types/api").Ruleset} Ruleset */
 /** @typedef {import("../../types/api").MatchCreate} MatchCreate */
+/** @typedef {import("../../types/api").RulesetName} RulesetName */
+/** @typedef {import("../../types/api").Strategy} Strategy */
 /** @typedef {import("./vendor/preact.mjs").ComponentChildren} Children */
 
 const OPEN = "open";
@@ -121,11 +123,11 @@ export function createMatchForm(api, username, changed) {
       if (value === OPEN) {
         openSeats += 1;
       } else {
-        bots.push({ seat, strategy: value });
+        bots.push({ seat, strategy: /** @type {Strategy} */ (value) }); // a ruleset's `bots`
       }
     }
     const settings = {
-      ruleset: chosenRuleset.name,
+      ruleset: /** @type {RulesetName} */ (chosenRuleset.name), // one of GET /rulesets/
       seats: count,
       options: overrides(),
       bots,

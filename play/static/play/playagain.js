@@ -6,6 +6,8 @@
 /** @typedef {import("../../types/api").View} View */
 /** @typedef {import("../../types/api").MatchCreate} MatchCreate */
 /** @typedef {import("../../types/api").ChallengeCreate} ChallengeCreate */
+/** @typedef {import("../../types/api").Strategy} Strategy */
+/** @typedef {import("../../types/api").RulesetName} RulesetName */
 
 /**
  * @typedef {{kind: "match", body: MatchCreate} | {kind: "challenge", body: ChallengeCreate}} Rematch
@@ -24,9 +26,10 @@ export function rematch(view) {
   }
   const others = view.seats.filter((seat) => seat.seat !== mine);
   const invitees = others.flatMap((seat) => (seat.player ? [seat.player] : []));
-  const strategies = others.flatMap((seat) => (!seat.player && seat.bot ? [seat.bot] : []));
+  // A seat's bot is one of the strategies the server names (a view says it as a string).
+  const strategies = others.flatMap((seat) => (!seat.player && seat.bot ? [/** @type {Strategy} */ (seat.bot)] : []));
   const settings = {
-    ruleset: view.ruleset,
+    ruleset: /** @type {RulesetName} */ (view.ruleset), // one the server named
     seats: view.seat_count,
     options: view.options ?? {},
     deals: view.deals,

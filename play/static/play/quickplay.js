@@ -12,6 +12,7 @@ import { h } from "./vendor/preact.mjs";
 /** @typedef {import("../../types/api").Ruleset} Ruleset */
 /** @typedef {import("../../types/api").PoolEntry} PoolEntry */
 /** @typedef {import("../../types/api").PoolEnter} PoolEnter */
+/** @typedef {import("../../types/api").RulesetName} RulesetName */
 /** @typedef {import("./vendor/preact.mjs").ComponentChildren} Children */
 
 // How often a waiting entry is read again.
@@ -83,7 +84,13 @@ export function createQuickPlay(api, changed) {
   async function submit(event) {
     event.preventDefault();
     /** @type {PoolEnter} */
-    const body = { ruleset, seats: Number(seats), rated, bots_ok: botsOk };
+    // The ruleset is one of GET /rulesets/, which names them as strings.
+    const body = {
+      ruleset: /** @type {RulesetName} */ (ruleset),
+      seats: Number(seats),
+      rated,
+      bots_ok: botsOk,
+    };
     update(() => {
       error = "";
     });

@@ -75,16 +75,6 @@ class BestHand(TypedDict):
     cards: list[str]
 
 
-class BotSeat(TypedDict):
-    seat: int
-    strategy: str
-
-
-class BotSeatRequest(TypedDict):
-    seat: int
-    strategy: str
-
-
 class BotTakeoverEventData(TypedDict):
     strategy: str
 
@@ -105,19 +95,6 @@ ChallengeCancelledFeedEventTypeEnum: TypeAlias = Literal["challenge_cancelled"]
 
 
 ToItem: TypeAlias = str
-
-
-class ChallengeCreateRequest(TypedDict):
-    ruleset: str
-    seats: int
-    options: NotRequired[dict[str, Any]]
-    bots: NotRequired[list[BotSeatRequest]]
-    deals: NotRequired[int]
-    target: NotRequired[int | None]
-    turn_seconds: NotRequired[int | None]
-    rated: NotRequired[bool]
-    to: list[ToItem]
-    expires_in: NotRequired[int]
 
 
 ChallengeDeclinedFeedEventTypeEnum: TypeAlias = Literal["challenge_declined"]
@@ -239,13 +216,6 @@ class EndTurnActionRequest(TypedDict):
 EndTurnEventTypeEnum: TypeAlias = Literal["end_turn"]
 
 
-class EntrantRequest(TypedDict):
-    player: NotRequired[str]
-    guest: NotRequired[str]
-    bot: NotRequired[str]
-    name: NotRequired[str]
-
-
 EntryKindEnum: TypeAlias = Literal["player", "guest", "bot"]
 
 
@@ -328,13 +298,6 @@ class Ladder(TypedDict):
     rounds: int
     next_round_at: str
     created_at: str
-
-
-class LadderCreateRequest(TypedDict):
-    ruleset: str
-    seats: int
-    interval_seconds: int
-    turn_seconds: NotRequired[int]
 
 
 class LadderPage(TypedDict):
@@ -537,14 +500,6 @@ class PlayerPage(TypedDict):
     matches: Played
 
 
-class PoolEnterRequest(TypedDict):
-    ruleset: str
-    seats: int
-    rated: NotRequired[bool]
-    bots_ok: NotRequired[bool]
-    wait_seconds: NotRequired[int | None]
-
-
 PoolEntryStatusEnum: TypeAlias = Literal["waiting", "matched", "left"]
 
 
@@ -603,14 +558,6 @@ class RecordedPlayer(TypedDict):
     bot_account: bool
     bot: str | None
     resigned: bool
-
-
-class RegisterRequest(TypedDict):
-    player: NotRequired[str]
-    guest: NotRequired[str]
-    bot: NotRequired[str]
-    name: NotRequired[str]
-    entries: NotRequired[list[EntrantRequest]]
 
 
 class Registered(TypedDict):
@@ -681,6 +628,19 @@ RoundSeatedFeedEventTypeEnum: TypeAlias = Literal["round_seated"]
 
 
 RoundStatusEnum: TypeAlias = Literal["draft", "published", "complete"]
+
+
+RulesetEnum: TypeAlias = Literal[
+    "switch",
+    "jack-change-it",
+    "french",
+    "black-jack",
+    "irish-switch",
+    "jacks-twos-eights",
+    "take-two",
+    "abbott",
+    "abbott-2",
+]
 
 
 RulesetGameEnum: TypeAlias = Literal["shedding", "abbott"]
@@ -795,6 +755,9 @@ class StandingsPage(TypedDict):
     previous: str | None
 
 
+StrategyEnum: TypeAlias = Literal["random", "heuristic", "montecarlo", "ismcts", "search"]
+
+
 SuitEnum: TypeAlias = Literal["C", "D", "H", "S"]
 
 
@@ -873,7 +836,7 @@ class TokenRequestRequest(TypedDict):
 
 class TournamentCreateRequest(TypedDict):
     name: str
-    ruleset: str
+    ruleset: RulesetEnum
     scoring: ScoringEnum
     rounds: int
     table_size: int
@@ -885,7 +848,7 @@ class TournamentCreateRequest(TypedDict):
     play: NotRequired[PlayEnum]
     public: NotRequired[bool]
     language: NotRequired[LanguageEnum]
-    fill_with_bots: NotRequired[str | None]
+    fill_with_bots: NotRequired[StrategyEnum | NullEnum | None]
     ranking: NotRequired[RankingEnum]
     self_report: NotRequired[SelfReportEnum]
     self_checkin: NotRequired[bool]
@@ -981,6 +944,16 @@ class ApiTokenPage(TypedDict):
     previous: str | None
 
 
+class BotSeat(TypedDict):
+    seat: int
+    strategy: StrategyEnum
+
+
+class BotSeatRequest(TypedDict):
+    seat: int
+    strategy: StrategyEnum
+
+
 class BotTakeoverEvent(TypedDict):
     seq: int
     at: str
@@ -995,6 +968,19 @@ class ChallengeCancelledFeedEvent(TypedDict):
     type: ChallengeCancelledFeedEventTypeEnum
     match: int | None
     data: ChallengeCancelledFeedData
+
+
+class ChallengeCreateRequest(TypedDict):
+    ruleset: RulesetEnum
+    seats: int
+    options: NotRequired[dict[str, Any]]
+    bots: NotRequired[list[BotSeatRequest]]
+    deals: NotRequired[int]
+    target: NotRequired[int | None]
+    turn_seconds: NotRequired[int | None]
+    rated: NotRequired[bool]
+    to: list[ToItem]
+    expires_in: NotRequired[int]
 
 
 class ChallengeDeclinedFeedData(TypedDict):
@@ -1095,6 +1081,13 @@ class EndTurnEvent(TypedDict):
     data: dict[str, Any]
 
 
+class EntrantRequest(TypedDict):
+    player: NotRequired[str]
+    guest: NotRequired[str]
+    bot: NotRequired[StrategyEnum]
+    name: NotRequired[str]
+
+
 class Entry(TypedDict):
     id: int
     name: str
@@ -1149,6 +1142,13 @@ class Invitation(TypedDict):
     answer: AnswerEnum | NullEnum | None
 
 
+class LadderCreateRequest(TypedDict):
+    ruleset: RulesetEnum
+    seats: int
+    interval_seconds: int
+    turn_seconds: NotRequired[int]
+
+
 class LeaderboardPage(TypedDict):
     results: list[LeaderboardRow]
     count: int
@@ -1157,7 +1157,7 @@ class LeaderboardPage(TypedDict):
 
 
 class MatchCreateRequest(TypedDict):
-    ruleset: str
+    ruleset: RulesetEnum
     seats: int
     options: NotRequired[dict[str, Any]]
     bots: NotRequired[list[BotSeatRequest]]
@@ -1307,6 +1307,14 @@ class PlayerLeftFeedEvent(TypedDict):
     data: PlayerLeftFeedData
 
 
+class PoolEnterRequest(TypedDict):
+    ruleset: RulesetEnum
+    seats: int
+    rated: NotRequired[bool]
+    bots_ok: NotRequired[bool]
+    wait_seconds: NotRequired[int | None]
+
+
 class PoolEntry(TypedDict):
     id: int
     status: PoolEntryStatusEnum
@@ -1345,6 +1353,14 @@ class RecordedMatch(TypedDict):
     practice: bool
     created_at: str
     finished_at: str | None
+
+
+class RegisterRequest(TypedDict):
+    player: NotRequired[str]
+    guest: NotRequired[str]
+    bot: NotRequired[StrategyEnum]
+    name: NotRequired[str]
+    entries: NotRequired[list[EntrantRequest]]
 
 
 class Report(TypedDict):
