@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import orjson
 from django.contrib.auth.models import User
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext
 
 from games import errors
@@ -40,7 +40,7 @@ logger = logging.getLogger(__name__)
 
 def match_record(*, match_id: int) -> Record:
     """The record of a finished or abandoned match; 404 for none, 409 ``match_not_over``."""
-    match = _with_seats_and_events(Match.objects.filter(pk=match_id)).first()
+    match = next(iter(_with_seats_and_events(Match.objects.filter(pk=match_id))), None)
     if match is None:
         raise errors.MatchNotFound(
             gettext("There is no match %(match_id)s.") % {"match_id": match_id}
@@ -61,7 +61,7 @@ def deals_to_keep(*, match_id: int) -> list[dict[str, Any]] | None:
     pending = Match.objects.filter(
         pk=match_id, status__in=REVEALED_STATUSES, record_deals__isnull=True
     )
-    match = _with_seats_and_events(pending).first()
+    match = next(iter(_with_seats_and_events(pending)), None)
     if match is None:
         return None
     log = _log(match)
@@ -96,7 +96,7 @@ def finished_records(
     matches = Match.objects.filter(
         status=Match.Status.FINISHED, pk__gt=after, pk__in=_seated(user_id)
     ).order_by("pk")
-    chunk = _with_seats_and_events(matches)[: limit or EXPORT_CHUNK]
+    chunk = _with_seats_and_events(matches[: limit or EXPORT_CHUNK])
     return [(match.pk, _exported(match)) for match in chunk]
 
 
@@ -112,24 +112,34 @@ def _seated(user_id: int) -> Any:
     return Seat.objects.filter(player_id=user_id).values("match_id")
 
 
-def _with_seats_and_events(matches: Any) -> Any:
+def _with_seats_and_events(matches: Any) -> list[Match]:
     """The matches with what their records are made of: seats and players, and the kept record
-    deals — or, for a match without them, its log (its event rows, or its archived log)."""
-    events = (
-        MatchEvent.objects.filter(match__record_deals__isnull=True)
-        .order_by("seq")
-        .only("match_id", "seq", "type", "seat", "data", "private")
-    )
-    return (
+    deals — or, for a match without them, its log (its event rows, or its archived log).
+
+    The logs are read for the matches that had no kept deals when the matches were read, by their
+    ids: a filter on the kept deals in the events' own query would leave out the log of a match
+    whose deals were kept in between (by the task, at the same moment), and make its record of
+    nothing."""
+    read = list(
         matches.select_related("archived_log", "record_deals")
         .defer("state", "archived_log__events")  # read only when the log is replayed
         .prefetch_related(
             Prefetch(
                 "seats", queryset=Seat.objects.select_related("player__player").order_by("index")
-            ),
-            Prefetch("events", queryset=events),
+            )
         )
     )
+    unkept = [
+        match
+        for match in read
+        if getattr(match, "record_deals", None) is None
+        and getattr(match, "archived_log", None) is None
+    ]
+    events = MatchEvent.objects.order_by("seq").only(
+        "match_id", "seq", "type", "seat", "data", "private"
+    )
+    prefetch_related_objects(unkept, Prefetch("events", queryset=events))
+    return read
 
 
 def _log(match: Match) -> list[dict[str, Any]]:

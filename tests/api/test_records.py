@@ -16,6 +16,7 @@ import orjson
 import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -346,3 +347,26 @@ def test_a_match_whose_log_does_not_replay_spoils_neither_its_record_nor_the_exp
     listing = client.get("/admin/games/unbuildablerecord/")
     assert listing.context["cl"].result_count == 1
     assert "ReplayError: event" in listing.content.decode()
+
+
+def test_a_record_read_while_the_task_keeps_its_deals_is_the_whole_record(alice) -> None:
+    """The task keeps a match's record deals at the moment its record is read, between the read
+    of the match (no deals kept yet) and that of its log: the record is still the whole game, as
+    the log gives it (issue 34: a practice match's record came with no deals)."""
+    match = finished_against_a_bot(get_user_model().objects.get(username="alice"), 7)
+    whole = replayed(alice, match.pk)
+    RecordDeals.objects.filter(match_id=match.pk).delete()
+    kept_meanwhile: list[bool] = []
+    keeping: list[bool] = []
+
+    def keep_before_the_log_is_read(execute, sql, params, many, context):
+        if "games_matchevent" in sql and not keeping:
+            keeping.append(True)  # the task's own queries go through here too
+            kept_meanwhile.append(services.record_deals_keep(match_id=match.pk))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(keep_before_the_log_is_read):
+        answer = alice.get(record_url(match.pk)).content
+
+    assert kept_meanwhile == [True]
+    assert json.loads(answer) == json.loads(whole)
